@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# elfsig top-level Makefile.
+#
+#   make            build the programs into build/
+#   make deps       install missing Debian packages (root)
+#   make check      run every test suite (installs deps, builds first)
+#   make demo       the end-to-end demonstration
+#   make SANITIZE=1 ASan + UBSan build into build/asan/
+#
+# Components add themselves through */*.mk: PROGRAMS, CHECK_SUITES and
+# CHECK_PREREQS.
+
+CC       ?= gcc
+AR       ?= ar
+WERROR   ?= -Werror
+OPT      ?= -O2
+
+ifeq ($(SANITIZE),1)
+O        ?= build/asan
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+HARDEN   := -fstack-protector-strong
+else
+O        ?= build
+SANFLAGS :=
+HARDEN   := -fstack-protector-strong -D_FORTIFY_SOURCE=2
+endif
+
+WARNINGS := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes \
+	    -Wmissing-prototypes -Wformat=2 -Wformat-security -Wvla \
+	    -Wnull-dereference -Wpointer-arith -Wundef -Wcast-align \
+	    -Wno-unused-parameter
+CPPFLAGS += -D_GNU_SOURCE -Isigner -Itpm
+CFLAGS   ?= $(OPT) -g
+CFLAGS   += -std=gnu11 $(WARNINGS) $(HARDEN) $(SANFLAGS) -fPIC \
+	    -fvisibility=hidden -MMD -MP
+LDFLAGS  += -pie -Wl,-z,relro,-z,now -Wl,--as-needed $(SANFLAGS)
+
+PROGRAMS      :=
+CHECK_SUITES  :=
+CHECK_PREREQS :=
+
+.PHONY: all deps check check-asan demo clean distclean
+all:
+
+include signer/signer.mk
+-include tpm/tpm.mk
+-include keyloader/keyloader.mk
+-include kernel/kernel.mk
+-include tests/tests.mk
+
+all: $(PROGRAMS)
+
+deps:
+	@scripts/install-deps
+
+check: deps
+	@$(MAKE) --no-print-directory all $(CHECK_PREREQS)
+	@tests/run $(CHECK_SUITES)
+
+# The host suites again, built with ASan + UBSan (CI runs this too).
+check-asan: deps
+	@$(MAKE) --no-print-directory SANITIZE=1 all
+	@BUILD=$(CURDIR)/build/asan tests/run $(ASAN_SUITES)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+clean:
+	rm -rf build/asan build/obj $(O)/*.o $(PROGRAMS)
+	find build -name '*.o' -o -name '*.d' 2>/dev/null | xargs rm -f
+
+distclean:
+	rm -rf build
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared helpers for elfsig's shell test suites.
+#
+# A suite prints one line per test case, "PASS: name", "FAIL: name: why" or
+# "SKIP: name: why"; tests/run counts them. A suite exits 0, or 77 when it
+# cannot run at all here (a genuinely missing tool; never in CI).
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+T_FAILED=0
+
+t_pass() { echo "PASS: $1"; }
+t_fail() { echo "FAIL: $1: ${2:-failed}"; T_FAILED=$((T_FAILED + 1)); }
+t_skip() { echo "SKIP: $1: ${2:-skipped}"; }
+
+# t_check NAME CMD...: pass when CMD succeeds.
+t_check() {
+	local name=$1; shift
+	if "$@"; then t_pass "$name"; else t_fail "$name" "command failed: $*"; fi
+}
+
+# t_mktemp: a scratch directory removed when the suite exits.
+t_mktemp() {
+	T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/elfsig-test.XXXXXX")
+	trap 't_cleanup' EXIT
+}
+t_cleanup() {
+	local f
+	for f in "${T_CLEANUP[@]}"; do eval "$f" || true; done
+	[ -n "${T_TMP:-}" ] && rm -rf "$T_TMP"
+}
+T_CLEANUP=()
+t_on_exit() { T_CLEANUP+=("$1"); }
+
+# t_free_port: a TCP port P such that P and P+1 are free on loopback.
+t_free_port() {
+	local p
+	for _ in $(seq 1 200); do
+		p=$(( (RANDOM % 20000) + 30000 ))
+		if ! (ss -Hltn "sport = :$p or sport = :$((p + 1))" 2>/dev/null | grep -q .); then
+			echo "$p"; return 0
+		fi
+	done
+	return 1
+}
