@@ -50,7 +50,7 @@ int cmd_attach(int argc, char **argv)
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:
-			return usage_error("attach", "invalid option");
+			return usage_error("attach", "invalid option \'%s\'", argv[optind - 1]);
 		}
 	}
 	if (!sig)

@@ -88,7 +88,7 @@ int cmd_digest(int argc, char **argv)
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:
-			return usage_error("digest", "invalid option");
+			return usage_error("digest", "invalid option \'%s\'", argv[optind - 1]);
 		}
 	}
 	if (argc - optind != 1)

@@ -34,7 +34,7 @@ int cmd_remove(int argc, char **argv)
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:
-			return usage_error("remove", "invalid option");
+			return usage_error("remove", "invalid option \'%s\'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

@@ -72,7 +72,7 @@ int cmd_show(int argc, char **argv)
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:
-			return usage_error("show", "invalid option");
+			return usage_error("show", "invalid option \'%s\'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

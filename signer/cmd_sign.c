@@ -85,7 +85,7 @@ int cmd_sign(int argc, char **argv)
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:
-			return usage_error("sign", "invalid option");
+			return usage_error("sign", "invalid option \'%s\'", argv[optind - 1]);
 		}
 	}
 	if (!so.key || !so.cert)

@@ -109,7 +109,7 @@ int cmd_verify(int argc, char **argv)
 			return EXIT_VALID;
 		default:
 			elfsig_trust_free(trust);
-			return usage_error("verify", "invalid option");
+			return usage_error("verify", "invalid option \'%s\'", argv[optind - 1]);
 		}
 	}
 	if (!have_trust || optind >= argc) {

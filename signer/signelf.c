@@ -2,6 +2,7 @@
 /*
  * signelf.c - sign, verify and inspect ELF executables (format v1).
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	cmd_init_errors();
+	opterr = 0;	/* subcommands report bad options in one line */
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -14,8 +14,11 @@ $(O)/libelfsig.a: $(SIGNER_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/libelfsig.so: $(SIGNER_LIB_OBJS)
+$(O)/libelfsig.so.0: $(SIGNER_LIB_OBJS)
 	$(CC) -shared -Wl,-soname,libelfsig.so.0 $(LDFLAGS:-pie=) -o $@ $^ $(SIGNER_LIBS)
+
+$(O)/libelfsig.so: $(O)/libelfsig.so.0
+	ln -sf libelfsig.so.0 $@
 
 $(O)/signelf: $(SIGNER_CMD_OBJS) $(O)/libelfsig.a
 	$(CC) $(LDFLAGS) -o $@ $(SIGNER_CMD_OBJS) $(O)/libelfsig.a $(SIGNER_LIBS)

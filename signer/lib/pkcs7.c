@@ -78,7 +78,9 @@ static enum elfsig_hash hash_from_nid(int nid)
 static CMS_ContentInfo *parse_cms(const uint8_t *der, size_t len, const char *name)
 {
 	const unsigned char *p = der;
+	unsigned char *reenc;
 	CMS_ContentInfo *cms;
+	int n;
 
 	if (len > ELFSIG_MAX_SIG_SIZE) {
 		elfsig_err("%s: signature of %zu bytes exceeds %u", name, len,
@@ -96,6 +98,16 @@ static CMS_ContentInfo *parse_cms(const uint8_t *der, size_t len, const char *na
 		CMS_ContentInfo_free(cms);
 		return NULL;
 	}
+	/* DER only: a BER variant of a valid blob is refused, not normalised. */
+	reenc = NULL;
+	n = i2d_CMS_ContentInfo(cms, &reenc);
+	if (n <= 0 || (size_t)n != len || memcmp(reenc, der, len) != 0) {
+		elfsig_err("%s: signature is not in canonical DER form", name);
+		OPENSSL_free(reenc);
+		CMS_ContentInfo_free(cms);
+		return NULL;
+	}
+	OPENSSL_free(reenc);
 	ERR_clear_error();
 	return cms;
 }

@@ -285,8 +285,11 @@ static int copy_prefix(int from, int to, uint64_t len, const char *name)
 
 		if (ret)
 			return ret;
-		if (lseek(to, (off_t)done, SEEK_SET) < 0)
-			return -errno;
+		if (lseek(to, (off_t)done, SEEK_SET) < 0) {
+			ret = -errno;
+			elfsig_err("%s: %s", name, strerror(errno));
+			return ret;
+		}
 		ret = elfsig_write_full(to, buf, want, name);
 		if (ret)
 			return ret;
@@ -510,11 +513,8 @@ int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
 	}
 	have_tmp = true;
 	ret = copy_prefix(in.fd, tmpfd, plan.cut, path);
-	if (ret) {
-		if (ret != -EBADMSG)
-			elfsig_err("%s: cannot write %s: %s", path, dir, strerror(-ret));
+	if (ret)
 		goto out;
-	}
 
 	/* From here on, the temporary file is the truth. */
 	ret = elfsig_elf_parse_fd(&tmp, tmpfd, path, ELFSIG_PARSE_SEGMENTS);
