@@ -98,9 +98,20 @@ int cmd_sign(int argc, char **argv)
 	ret = elfsig_signer_load(&so, &signer);
 	if (ret)
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILURE_IO;
-	for (i = optind; i < argc; i++) {
-		ret = elfsig_sign_file(signer, argv[i], output, flags);
-		status = worse(status, exit_code(ret));
+	if (output) {
+		status = exit_code(elfsig_sign_file(signer, argv[optind], output, flags));
+	} else {
+		int *results = calloc((size_t)(argc - optind), sizeof(int));
+
+		if (!results) {
+			elfsig_signer_free(signer);
+			return EXIT_FAILURE_IO;
+		}
+		elfsig_sign_files(signer, (const char *const *)argv + optind,
+				  (size_t)(argc - optind), flags, results);
+		for (i = 0; i < argc - optind; i++)
+			status = worse(status, exit_code(results[i]));
+		free(results);
 	}
 	elfsig_signer_free(signer);
 	return status;

@@ -137,6 +137,23 @@ ELFSIG_API int elfsig_sign_file(const struct elfsig_signer *signer,
 				unsigned int flags);
 
 /**
+ * elfsig_sign_files() - sign many files in place, as one batch
+ * @signer:  from elfsig_signer_load()
+ * @paths:   the files, replaced atomically as by elfsig_sign_file()
+ * @n:       how many
+ * @flags:   ELFSIG_ALLOW_INTERP
+ * @results: out, @n entries: 0 or a negative errno per file
+ *
+ * Each file is prepared as by elfsig_sign_file(); then one syncfs() per
+ * file system replaces a fsync() per file before the renames. One file's
+ * failure does not stop the others.
+ * Return: 0, or the first file's error.
+ */
+ELFSIG_API int elfsig_sign_files(const struct elfsig_signer *signer,
+				 const char *const *paths, size_t n,
+				 unsigned int flags, int *results);
+
+/**
  * elfsig_attach_file() - store a detached PKCS#7 signature made elsewhere
  * @path, @out, @flags: as for elfsig_sign_file()
  * @der, @len:          DER PKCS#7 over the message of elfsig_build_message()

@@ -133,4 +133,21 @@ int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
 		   elfsig_make_sig_fn make_sig, void *ctx,
 		   unsigned int flags) ELFSIG_INTERNAL;
 
+/* A finished temporary file waiting to be synced and renamed. */
+struct elfsig_pending {
+	int fd;
+	const char *name;	/* the input, for messages */
+	char *tmp;		/* the temporary file */
+	char *target;		/* what it replaces */
+	char *dir;		/* the directory of both */
+};
+int elfsig_rewrite_prepare(const char *path, const char *out,
+			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
+			   void *ctx, unsigned int flags,
+			   struct elfsig_pending *pend) ELFSIG_INTERNAL;
+int elfsig_pending_commit(struct elfsig_pending *pend, bool sync) ELFSIG_INTERNAL;
+void elfsig_pending_abort(struct elfsig_pending *pend) ELFSIG_INTERNAL;
+void elfsig_pending_commit_all(struct elfsig_pending *p, size_t n,
+			       int *results) ELFSIG_INTERNAL;
+
 #endif /* ELFSIG_LIB_PRIVATE_H */

@@ -278,6 +278,30 @@ int elfsig_sign_file(const struct elfsig_signer *signer, const char *path,
 			      (void *)signer, flags);
 }
 
+#define BATCH 128	/* files prepared before one sync: bounds open fds */
+
+int elfsig_sign_files(const struct elfsig_signer *signer,
+		      const char *const *paths, size_t n, unsigned int flags,
+		      int *results)
+{
+	struct elfsig_pending pend[BATCH];
+	size_t start, i, m;
+	int ret = 0;
+
+	for (start = 0; start < n; start += m) {
+		m = n - start < BATCH ? n - start : BATCH;
+		for (i = 0; i < m; i++)
+			results[start + i] = elfsig_rewrite_prepare(
+				paths[start + i], NULL, signer->hash, sign_message,
+				(void *)signer, flags, &pend[i]);
+		elfsig_pending_commit_all(pend, m, results + start);
+		for (i = 0; i < m; i++)
+			if (!ret)
+				ret = results[start + i];
+	}
+	return ret;
+}
+
 struct attach_ctx {
 	const uint8_t *der;
 	size_t len;

@@ -447,18 +447,27 @@ static int sync_dir(const char *dir)
 	return 0;
 }
 
-int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
-		   elfsig_make_sig_fn make_sig, void *ctx, unsigned int flags)
+/*
+ * Build the output in a temporary file next to the target, complete but not
+ * yet synced or renamed: elfsig_pending_commit() finishes the job.
+ */
+int elfsig_rewrite_prepare(const char *path, const char *out,
+			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
+			   void *ctx, unsigned int flags,
+			   struct elfsig_pending *pend)
 {
 	struct elfsig_elf in, tmp;
 	struct plan plan = { 0 };
-	char *target = NULL, *tmpl = NULL, *dircopy = NULL, *dir;
-	bool sign = make_sig != NULL, in_place = !out, have_tmp = false;
+	char *dircopy = NULL;
+	bool sign = make_sig != NULL, in_place = !out;
 	uint8_t *der = NULL;
 	size_t der_len = 0;
-	int tmpfd = -1, ret;
 	struct stat ost;
+	int ret;
 
+	memset(pend, 0, sizeof(*pend));
+	pend->fd = -1;
+	pend->name = path;
 	ret = elfsig_elf_open(&in, path, path, ELFSIG_PARSE_ALL);
 	if (ret)
 		return ret;
@@ -481,17 +490,17 @@ int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
 	    ost.st_ino == in.st.st_ino)
 		in_place = true;
 	/* In place follows symlinks: the file they point to is replaced. */
-	target = out ? strdup(out) : realpath(path, NULL);
-	if (!target) {
+	pend->target = out ? strdup(out) : realpath(path, NULL);
+	if (!pend->target) {
 		ret = -errno;
 		elfsig_err("%s: %s", path, strerror(errno));
 		goto out;
 	}
-	dircopy = strdup(target);
-	if (!dircopy || asprintf(&tmpl, "%s/.%s.elfsig-XXXXXX",
-				 (dir = dirname(dircopy)),
-				 elfsig_basename(target)) < 0) {
-		tmpl = NULL;
+	dircopy = strdup(pend->target);
+	pend->dir = dircopy ? strdup(dirname(dircopy)) : NULL;
+	if (!pend->dir || asprintf(&pend->tmp, "%s/.%s.elfsig-XXXXXX", pend->dir,
+				   elfsig_basename(pend->target)) < 0) {
+		pend->tmp = NULL;
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -504,20 +513,21 @@ int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
 	}
 	plan_cut(&in, &plan);
 
-	tmpfd = mkostemp(tmpl, O_CLOEXEC);
-	if (tmpfd < 0) {
+	pend->fd = mkostemp(pend->tmp, O_CLOEXEC);
+	if (pend->fd < 0) {
 		ret = -errno;
-		elfsig_err("%s: cannot create a file in %s: %s", path, dir,
+		elfsig_err("%s: cannot create a file in %s: %s", path, pend->dir,
 			   strerror(errno));
+		free(pend->tmp);
+		pend->tmp = NULL;
 		goto out;
 	}
-	have_tmp = true;
-	ret = copy_prefix(in.fd, tmpfd, plan.cut, path);
+	ret = copy_prefix(in.fd, pend->fd, plan.cut, path);
 	if (ret)
 		goto out;
 
 	/* From here on, the temporary file is the truth. */
-	ret = elfsig_elf_parse_fd(&tmp, tmpfd, path, ELFSIG_PARSE_SEGMENTS);
+	ret = elfsig_elf_parse_fd(&tmp, pend->fd, path, ELFSIG_PARSE_SEGMENTS);
 	if (ret)
 		goto out;
 	if (sign && tmp.has_interp && !(flags & ELFSIG_ALLOW_INTERP)) {
@@ -545,36 +555,132 @@ int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
 	}
 	ret = write_tail(&tmp, &plan, der, der_len, path);
 	if (!ret)
-		ret = self_check(tmpfd, &tmp, sign, der_len, path);
+		ret = self_check(pend->fd, &tmp, sign, der_len, path);
 	if (!ret)
-		ret = keep_metadata(tmpfd, &in.st, in_place, path);
-	if (ret)
-		goto out;
-	if (fsync(tmpfd) != 0) {
-		ret = -errno;
-		elfsig_err("%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (rename(tmpl, target) != 0) {
-		ret = -errno;
-		elfsig_err("%s: cannot replace %s: %s", path, target, strerror(errno));
-		goto out;
-	}
-	have_tmp = false;
-	(void)sync_dir(dir);
+		ret = keep_metadata(pend->fd, &in.st, in_place, path);
 out:
-	if (tmpfd >= 0)
-		close(tmpfd);
-	if (have_tmp)
-		unlink(tmpl);
+	if (ret)
+		elfsig_pending_abort(pend);
 	elfsig_elf_release(&tmp);
 	elfsig_elf_release(&in);
 	close(in.fd);
 	free(der);
 	free(plan.shdrs);
 	free(plan.strtab);
-	free(tmpl);
 	free(dircopy);
-	free(target);
 	return ret;
+}
+
+void elfsig_pending_abort(struct elfsig_pending *pend)
+{
+	if (pend->fd >= 0)
+		close(pend->fd);
+	if (pend->tmp)
+		unlink(pend->tmp);
+	free(pend->tmp);
+	free(pend->target);
+	free(pend->dir);
+	memset(pend, 0, sizeof(*pend));
+	pend->fd = -1;
+}
+
+/*
+ * Rename the temporary file over the target. With @sync, fsync it first;
+ * a batch passes false after one syncfs() covered every file.
+ */
+int elfsig_pending_commit(struct elfsig_pending *pend, bool sync)
+{
+	int ret = 0;
+
+	if (sync && fsync(pend->fd) != 0) {
+		ret = -errno;
+		elfsig_err("%s: %s", pend->name, strerror(errno));
+		goto fail;
+	}
+	if (rename(pend->tmp, pend->target) != 0) {
+		ret = -errno;
+		elfsig_err("%s: cannot replace %s: %s", pend->name, pend->target,
+			   strerror(errno));
+		goto fail;
+	}
+	free(pend->tmp);
+	pend->tmp = NULL;
+	if (sync)
+		(void)sync_dir(pend->dir);
+fail:
+	elfsig_pending_abort(pend);
+	return ret;
+}
+
+int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
+		   elfsig_make_sig_fn make_sig, void *ctx, unsigned int flags)
+{
+	struct elfsig_pending pend;
+	int ret;
+
+	ret = elfsig_rewrite_prepare(path, out, hash, make_sig, ctx, flags, &pend);
+	if (ret)
+		return ret;
+	return elfsig_pending_commit(&pend, true);
+}
+
+/*
+ * Commit many prepared files with one syncfs() per file system instead of
+ * one fsync() each (a journal commit apiece): every temporary file is on
+ * stable storage before the first rename, so each file still ends up
+ * either old or new, never torn. Entries whose results[i] is non-zero are
+ * skipped.
+ */
+void elfsig_pending_commit_all(struct elfsig_pending *p, size_t n, int *results)
+{
+	dev_t devs[64];
+	size_t ndev = 0, i, j;
+	struct stat st;
+
+	for (i = 0; i < n; i++) {
+		bool seen = false;
+
+		if (results[i])
+			continue;
+		if (fstat(p[i].fd, &st) != 0) {
+			results[i] = -errno;
+			elfsig_err("%s: %s", p[i].name, strerror(errno));
+			elfsig_pending_abort(&p[i]);
+			continue;
+		}
+		for (j = 0; j < ndev; j++)
+			seen |= devs[j] == st.st_dev;
+		if (seen && ndev < sizeof(devs) / sizeof(devs[0]))
+			continue;
+		if (syncfs(p[i].fd) != 0) {
+			results[i] = -errno;
+			elfsig_err("%s: %s", p[i].name, strerror(errno));
+			elfsig_pending_abort(&p[i]);
+			continue;
+		}
+		if (ndev < sizeof(devs) / sizeof(devs[0]))
+			devs[ndev++] = st.st_dev;
+	}
+	for (i = 0; i < n; i++) {
+		char *dir;
+		bool seen = false;
+
+		if (results[i])
+			continue;
+		dir = p[i].dir;
+		p[i].dir = NULL;
+		results[i] = elfsig_pending_commit(&p[i], false);
+		for (j = 0; j < i && dir; j++)
+			seen |= !results[j] && p[j].dir && !strcmp(p[j].dir, dir);
+		if (!results[i] && dir && !seen)
+			(void)sync_dir(dir);
+		/* Keep the name to skip the same directory later. */
+		p[i].dir = results[i] ? NULL : dir;
+		if (results[i])
+			free(dir);
+	}
+	for (i = 0; i < n; i++) {
+		free(p[i].dir);
+		p[i].dir = NULL;
+	}
 }

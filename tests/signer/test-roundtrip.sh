@@ -91,6 +91,20 @@ chown 12345:23456 "$T_TMP/b" 2>/dev/null &&
 	[ "$(stat -c %u:%g "$T_TMP/b")" = 12345:23456 ] && t_pass "in place: owner kept" ||
 	t_fail "in place: owner kept"
 
+# A batch with a bad file: the others are signed, the bad one untouched.
+mkdir "$T_TMP/batch"
+for i in 1 2 3; do cp "$FIX/bin/musl-static" "$T_TMP/batch/ok$i"; done
+printf 'not an ELF file\n' > "$T_TMP/batch/bad"
+"$SIGNELF" sign -k "$K/rsa2048.key" -c "$K/rsa2048.pem" "$T_TMP/batch/ok1" "$T_TMP/batch/bad" \
+	"$T_TMP/batch/ok2" "$T_TMP/batch/ok3" 2>"$T_TMP/err"
+rc=$?
+[ $rc = 3 ] && [ "$(wc -l < "$T_TMP/err")" = 1 ] &&
+	"$SIGNELF" verify -q -c "$K/rsa2048.pem" "$T_TMP"/batch/ok* &&
+	[ "$(cat "$T_TMP/batch/bad")" = "not an ELF file" ] &&
+	[ "$(ls -A "$T_TMP/batch" | wc -l)" = 4 ] &&
+	t_pass "batch: one bad file fails alone, the rest are signed" ||
+	t_fail "batch: one bad file fails alone, the rest are signed" "rc=$rc"
+
 # PT_INTERP: refused unless asked, and verify reports what the kernel does.
 "$SIGNELF" sign -k "$K/rsa2048.key" -c "$K/rsa2048.pem" -o "$T_TMP/dyn" "$FIX/bin/glibc-dynamic" 2>"$T_TMP/err"
 rc=$?
