@@ -7,6 +7,7 @@
  * a "TSS2 PRIVATE KEY" file) and a PKCS#11 URI are all just key names.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/provider.h>
+#include <openssl/rsa.h>
 #include <openssl/store.h>
 #include <openssl/ui.h>
 #include <openssl/x509.h>
@@ -229,26 +231,95 @@ void elfsig_signer_free(struct elfsig_signer *s)
 	free(s);
 }
 
-/* Make the detached PKCS#7 over @msg, as the kernel's sign-file does. */
+/*
+ * The raw signature over @msg: the digest is computed here with the default
+ * provider, and only the private-key operation goes to the key's provider.
+ * (Letting CMS hash and sign makes a TPM provider duplicate its digest and
+ * key contexts, which a TPM without a resource manager cannot hold.)
+ */
+static int raw_sign(const struct elfsig_signer *s, const uint8_t *msg,
+		    size_t msglen, unsigned char **sig, size_t *siglen)
+{
+	unsigned char dgst[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	EVP_PKEY_CTX *pctx = NULL;
+	const OSSL_PROVIDER *prov;
+	char propq[80];
+	int ret = -EIO;
+
+	*sig = NULL;
+	if (!EVP_Digest(msg, msglen, dgst, &dlen, s->md, NULL))
+		goto fail;
+	/*
+	 * Ask for the key's own provider: a TPM key also has a public-only
+	 * copy in the default provider (made when it was compared with the
+	 * certificate), which must not be picked for signing.
+	 */
+	prov = EVP_PKEY_get0_provider(s->key);
+	snprintf(propq, sizeof(propq), "?provider=%s",
+		 prov ? OSSL_PROVIDER_get0_name(prov) : "default");
+	pctx = EVP_PKEY_CTX_new_from_pkey(NULL, s->key, propq);
+	if (!pctx || EVP_PKEY_sign_init(pctx) <= 0 ||
+	    EVP_PKEY_CTX_set_signature_md(pctx, s->md) <= 0)
+		goto fail;
+	if (EVP_PKEY_is_a(s->key, "RSA") &&
+	    EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) <= 0)
+		goto fail;
+	if (EVP_PKEY_sign(pctx, NULL, siglen, dgst, dlen) <= 0)
+		goto fail;
+	*sig = OPENSSL_malloc(*siglen);
+	if (!*sig) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (EVP_PKEY_sign(pctx, *sig, siglen, dgst, dlen) <= 0)
+		goto fail;
+	ret = 0;
+	goto out;
+fail:
+	elfsig_err_ssl("signing failed");
+	OPENSSL_free(*sig);
+	*sig = NULL;
+out:
+	EVP_PKEY_CTX_free(pctx);
+	OPENSSL_cleanse(dgst, sizeof(dgst));
+	return ret;
+}
+
+/*
+ * Make the detached PKCS#7 over @msg, shaped as the kernel's sign-file makes
+ * it: no certificates, no signed attributes, so the signature is over the
+ * message itself.
+ */
 static int sign_message(void *ctx, const uint8_t *msg, size_t msglen,
 			uint8_t **der, size_t *len)
 {
 	const struct elfsig_signer *s = ctx;
-	unsigned int flags = CMS_NOCERTS | CMS_BINARY | CMS_NOSMIMECAP | CMS_NOATTR;
+	unsigned int flags = CMS_NOCERTS | CMS_BINARY | CMS_NOSMIMECAP |
+			     CMS_NOATTR | CMS_PARTIAL;
 	CMS_ContentInfo *cms;
-	unsigned char *out = NULL;
-	BIO *b;
+	CMS_SignerInfo *si;
+	unsigned char *out = NULL, *sig = NULL;
+	size_t siglen = 0;
 	int n, ret = -EIO;
 
 	if (s->flags & ELFSIG_USE_KEYID)
 		flags |= CMS_USE_KEYID;
-	b = BIO_new_mem_buf(msg, (int)msglen);
 	cms = CMS_sign(NULL, NULL, NULL, NULL, CMS_NOCERTS | CMS_PARTIAL |
 		       CMS_BINARY | CMS_DETACHED);
-	if (!b || !cms ||
-	    !CMS_add1_signer(cms, s->cert, s->key, s->md, flags) ||
-	    CMS_final(cms, b, NULL, CMS_NOCERTS | CMS_BINARY) != 1) {
-		elfsig_err_ssl("signing failed");
+	si = cms ? CMS_add1_signer(cms, s->cert, s->key, s->md, flags) : NULL;
+	if (!si) {
+		elfsig_err_ssl("cannot build the PKCS#7 structure");
+		goto out;
+	}
+	ret = raw_sign(s, msg, msglen, &sig, &siglen);
+	if (ret)
+		goto out;
+	ret = -EIO;
+	if (siglen > INT32_MAX ||
+	    !ASN1_STRING_set(CMS_SignerInfo_get0_signature(si), sig, (int)siglen) ||
+	    !CMS_set_detached(cms, 1)) {
+		elfsig_err_ssl("cannot build the PKCS#7 structure");
 		goto out;
 	}
 	n = i2d_CMS_ContentInfo(cms, &out);
@@ -265,9 +336,9 @@ static int sign_message(void *ctx, const uint8_t *msg, size_t msglen,
 	*len = (size_t)n;
 	ret = 0;
 out:
+	OPENSSL_free(sig);
 	OPENSSL_free(out);
 	CMS_ContentInfo_free(cms);
-	BIO_free(b);
 	return ret;
 }
 
