@@ -36,18 +36,22 @@ cat "$big" > /dev/null
 for _ in $(seq "$runs"); do
 	a=$(now); sha256sum "$big" > /dev/null; b=$(now)
 	"$SIGNELF" digest "$big" > /dev/null; c=$(now)
-	echo "$b $a $c" | awk '{printf "%.4f %.4f %.4f\n", ($1-$2), ($3-$1), ($1-$2)/($3-$1)}' >> "$T_TMP/r"
+	openssl dgst -sha256 "$big" > /dev/null; d=$(now)
+	echo "$a $b $c $d" | awk '{printf "%.4f %.4f %.4f %.4f %.4f\n", ($2-$1), ($3-$2), ($2-$1)/($3-$2), ($4-$3), ($4-$3)/($3-$2)}' >> "$T_TMP/r"
 done
 base=$(cut -d' ' -f1 "$T_TMP/r" | median); ours=$(cut -d' ' -f2 "$T_TMP/r" | median)
 ratio=$(cut -d' ' -f3 "$T_TMP/r" | median)
+ossl=$(cut -d' ' -f4 "$T_TMP/r" | median); ratio2=$(cut -d' ' -f5 "$T_TMP/r" | median)
 echo "## Digest throughput (256 MiB synthetic ELF, $runs interleaved runs, medians)"
 echo
 echo "| tool | time (s) | MiB/s |"
 echo "| --- | --- | --- |"
 echo "| sha256sum (baseline) | $base | $(echo "256 / $base" | bc -l | xargs printf '%.0f') |"
+echo "| openssl dgst -sha256 (same SHA-256 code as ours) | $ossl | $(echo "256 / $ossl" | bc -l | xargs printf '%.0f') |"
 echo "| signelf digest | $ours | $(echo "256 / $ours" | bc -l | xargs printf '%.0f') |"
 echo
-echo "Throughput ratio signelf / sha256sum: **$(printf '%.3f' "$ratio")x** (target >= 0.95x)."
+echo "Throughput ratio signelf / sha256sum: **$(printf '%.3f' "$ratio")x** (target >= 0.95x);"
+echo "signelf / openssl dgst: **$(printf '%.3f' "$ratio2")x** (the hash is the limit: read once, streamed)."
 echo
 
 # 2. Batch signing vs evmctl.

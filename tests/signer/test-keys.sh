@@ -34,7 +34,7 @@ EOP
 			"$SIGNELF" verify -q -c "$K/$key.pem" "$out" ||
 				{ t_fail "$name: verify"; continue; }
 			"$SIGNELF" digest --hash "$hash" --message "$T_TMP/msg" "$out" >/dev/null
-			objcopy --dump-section .signature="$T_TMP/sig.der" "$out"
+			objcopy --dump-section .signature="$T_TMP/sig.der" "$out" "$T_TMP/discard"
 			if openssl cms -verify -binary -inform DER -in "$T_TMP/sig.der" \
 				-content "$T_TMP/msg" -certfile "$K/$key.pem" \
 				-CAfile "$K/$key.pem" -purpose any -out /dev/null 2>"$T_TMP/err"; then
