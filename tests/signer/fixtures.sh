@@ -1,9 +1,11 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Build the signer tests' fixtures once per build tree: keys, certificates
 # and real ELF binaries of both classes and byte orders. Sourced by suites.
 
 FIX=${FIX:-$TOP/build/fixtures}
 SIGNELF=${SIGNELF:-$BUILD/signelf}
+# shellcheck disable=SC2034 # used by the suites that source this file
 ELFCRAFT="python3 $TOP/tests/tools/elfcraft.py"
 
 # Sanitizer builds: a report must never pass as an ordinary failure.
@@ -93,6 +95,7 @@ msg:	.ascii "arm64 data"'
 }
 
 # Binaries the signer must handle, with the strip that understands them.
+# shellcheck disable=SC2034
 FIX_BINS="glibc-static glibc-static-pie i386-static musl-static musl-static-pie busybox s390x-be64 ppc32-be32 aarch64"
 fix_strip() {
 	case $1 in
