@@ -40,20 +40,25 @@ static int report(const char *what, long rc)
 	return (errno == EPERM || errno == EACCES) ? 1 : 2;
 }
 
-/* The first mapping of PID (its ELF image), from /proc/PID/maps. */
-static unsigned long first_map(pid_t pid)
+/* The first (writable) mapping of PID, from /proc/PID/maps. */
+static unsigned long first_map(pid_t pid, int writable)
 {
-	char path[64];
-	unsigned long a = 0;
+	char path[64], perms[8];
+	unsigned long a, b;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	f = fopen(path, "r");
-	if (!f || fscanf(f, "%lx", &a) != 1)
-		a = 0x400000;
-	if (f)
-		fclose(f);
-	return a;
+	if (!f)
+		return 0x400000;
+	while (fscanf(f, "%lx-%lx %7s%*[^\n]", &a, &b, perms) == 3) {
+		if (!writable || perms[1] == 'w') {
+			fclose(f);
+			return a;
+		}
+	}
+	fclose(f);
+	return 0x400000;
 }
 
 static int do_attach(pid_t pid, int req)
@@ -72,7 +77,7 @@ static int do_attach(pid_t pid, int req)
 static int do_mem(pid_t pid, int write)
 {
 	char path[64], buf[16];
-	unsigned long a = first_map(pid);
+	unsigned long a = first_map(pid, write);
 	long rc;
 	int fd;
 
@@ -91,7 +96,7 @@ static int do_vm(pid_t pid, int write)
 {
 	char buf[16] = "";
 	struct iovec l = { buf, sizeof(buf) };
-	struct iovec r = { (void *)first_map(pid), sizeof(buf) };
+	struct iovec r = { (void *)first_map(pid, write), sizeof(buf) };
 	long rc;
 
 	rc = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
