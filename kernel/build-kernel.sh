@@ -90,6 +90,7 @@ restore_stamps() {
 		[ -f "$SRC/$f" ] && [ "$(sha256sum < "$SRC/$f" | cut -c1-64)" = "$sum" ] &&
 			touch -d "@$t" "$SRC/$f"
 	done < "$KDIR/stamps"
+	return 0
 }
 
 [ -f "$SRC/Makefile" ] && [ -d "$APPLIED" ] || extract
