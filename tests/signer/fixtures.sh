@@ -116,3 +116,12 @@ fix_sign() {
 }
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# fixtures_init: what every signer suite starts with: a scratch directory,
+# the fixtures, and K pointing at the keys.
+fixtures_init() {
+	t_mktemp
+	fixtures_build || { echo "FAIL: fixtures: could not build test binaries"; exit 1; }
+	# shellcheck disable=SC2034 # for the suites
+	K=$FIX/keys
+}

@@ -4,9 +4,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/fixtures.sh"
-t_mktemp
-fixtures_build || { echo "FAIL: fixtures: could not build test binaries"; exit 1; }
-K=$FIX/keys
+fixtures_init
 
 for b in $FIX_BINS; do
 	in=$FIX/bin/$b s=$T_TMP/$b.signed

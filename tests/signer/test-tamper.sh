@@ -6,9 +6,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/fixtures.sh"
-t_mktemp
-fixtures_build || { echo "FAIL: fixtures: could not build test binaries"; exit 1; }
-K=$FIX/keys
+fixtures_init
 
 # tampered SIGNED DIR: one copy per signed field or segment byte, each with
 # one byte inverted, named KIND:NAME:OFFSET.
