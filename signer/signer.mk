@@ -1,2 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# signer/: libelfsig and signelf (filled in by the signer work).
+# signer/: libelfsig (static and shared) and signelf.
+
+SIGNER_LIB_SRCS := signer/lib/util.c signer/lib/elf.c signer/lib/digest.c \
+		   signer/lib/write.c signer/lib/pkcs7.c signer/lib/sign.c
+SIGNER_CMD_SRCS := signer/signelf.c signer/cmd_common.c signer/cmd_sign.c \
+		   signer/cmd_verify.c signer/cmd_show.c signer/cmd_digest.c \
+		   signer/cmd_attach.c signer/cmd_remove.c
+SIGNER_LIB_OBJS := $(SIGNER_LIB_SRCS:%.c=$(O)/%.o)
+SIGNER_CMD_OBJS := $(SIGNER_CMD_SRCS:%.c=$(O)/%.o)
+SIGNER_LIBS     := -lcrypto
+
+$(O)/libelfsig.a: $(SIGNER_LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/libelfsig.so.0: $(SIGNER_LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libelfsig.so.0 $(LDFLAGS:-pie=) -o $@ $^ $(SIGNER_LIBS)
+
+$(O)/libelfsig.so: $(O)/libelfsig.so.0
+	ln -sf libelfsig.so.0 $@
+
+$(O)/signelf: $(SIGNER_CMD_OBJS) $(O)/libelfsig.a
+	$(CC) $(LDFLAGS) -o $@ $(SIGNER_CMD_OBJS) $(O)/libelfsig.a $(SIGNER_LIBS)
+
+PROGRAMS += $(O)/signelf $(O)/libelfsig.so $(O)/libelfsig.a

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmd.h - what signelf's subcommands share: exit codes, messages, JSON.
+ */
+#ifndef SIGNELF_CMD_H
+#define SIGNELF_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "elfsig.h"
+
+/* Documented exit codes (signelf(1)). */
+enum signelf_exit {
+	EXIT_VALID = 0,		/* success; for verify: every file is valid */
+	EXIT_REJECTED = 1,	/* bad signature, no trusted key, refused */
+	EXIT_UNSIGNED = 2,	/* the file has no signature */
+	EXIT_MALFORMED = 3,	/* not ELF, malformed ELF or signature */
+	EXIT_USAGE = 4,		/* bad command line */
+	EXIT_FAILURE_IO = 5,	/* I/O, key, crypto or resource error */
+};
+
+struct signelf_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_sign(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_digest(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
+int cmd_remove(int argc, char **argv);
+
+/* Map a library return value to an exit code. */
+int exit_code(int ret);
+/* Keep the worse of two exit codes (the numerically larger). */
+int worse(int a, int b);
+
+/* Error output: "signelf: <msg>" on stderr; cmd_quiet() silences it and
+ * cmd_last_error() returns the last message (for --json). */
+void cmd_init_errors(void);
+void cmd_quiet(bool quiet);
+const char *cmd_last_error(void);
+void cmd_clear_error(void);
+__attribute__((format(printf, 1, 2))) void cmd_error(const char *fmt, ...);
+
+/* "signelf CMD: msg", then "Try 'signelf CMD --help'"; returns EXIT_USAGE. */
+__attribute__((format(printf, 2, 3)))
+int usage_error(const char *cmd, const char *fmt, ...);
+
+void json_string(FILE *f, const char *s);
+void print_hex(FILE *f, const unsigned char *p, size_t n);
+
+#endif /* SIGNELF_CMD_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_show.c - signelf show: describe the signature of each file.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+"Usage: signelf show [--json] FILE...\n"
+"Describe each FILE's signature: signer, algorithms, image digest and\n"
+"where the section lies. Nothing is verified (see 'signelf verify').\n"
+"\n"
+"  -j, --json   one JSON object per file on standard output\n"
+"  -h, --help   show this help\n";
+
+static void show_text(const char *file, const struct elfsig_info *in)
+{
+	printf("%s:\n", file);
+	printf("  section:    .signature (index %u), offset %" PRIu64 ", %" PRIu64 " bytes\n",
+	       in->section_index, in->section_offset, in->section_size);
+	if (in->skid[0])
+		printf("  signer:     subject key identifier %s\n", in->skid);
+	else
+		printf("  signer:     issuer %s, serial %s\n", in->issuer, in->serial);
+	printf("  hash:       %s\n", elfsig_hash_name(in->hash));
+	printf("  signature:  %s\n", in->sig_algorithm);
+	printf("  digest:     ");
+	print_hex(stdout, in->digest, in->digest_size);
+	printf("\n  interpreter: %s\n", in->has_interp ?
+	       "yes (the kernel refuses this file)" : "no");
+}
+
+static void show_json(const char *file, const struct elfsig_info *in)
+{
+	printf("{\"file\":");
+	json_string(stdout, file);
+	printf(",\"section_index\":%u,\"section_offset\":%" PRIu64
+	       ",\"section_size\":%" PRIu64 ",\"issuer\":",
+	       in->section_index, in->section_offset, in->section_size);
+	json_string(stdout, in->issuer);
+	printf(",\"serial\":");
+	json_string(stdout, in->serial);
+	printf(",\"skid\":");
+	json_string(stdout, in->skid);
+	printf(",\"hash\":\"%s\",\"signature_algorithm\":",
+	       elfsig_hash_name(in->hash));
+	json_string(stdout, in->sig_algorithm);
+	printf(",\"digest\":\"");
+	print_hex(stdout, in->digest, in->digest_size);
+	printf("\",\"interpreter\":%s}\n", in->has_interp ? "true" : "false");
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false;
+	int c, i, status = EXIT_VALID;
+
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return EXIT_VALID;
+		default:
+			return usage_error("show", "invalid option \'%s\'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("show", "no FILE given");
+	for (i = optind; i < argc; i++) {
+		struct elfsig_info info;
+		int ret = elfsig_read_info(argv[i], &info);
+
+		status = worse(status, exit_code(ret));
+		if (ret)
+			continue;
+		if (json)
+			show_json(argv[i], &info);
+		else
+			show_text(argv[i], &info);
+	}
+	return status;
+}

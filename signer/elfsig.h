@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * elfsig.h - libelfsig: sign and verify ELF executables (format v1).
+ *
+ * Every function returns 0 or a negative errno. The human-readable reason
+ * for a failure goes through the error callback (elfsig_set_error_callback);
+ * the library never prints on its own and never exits. Error codes with a
+ * fixed meaning:
+ *
+ *   -ENOEXEC       not an ELF file, or an ELF file of a kind not signable
+ *   -EBADMSG       malformed ELF structure or malformed signature section
+ *   -ENODATA       the file has no signature
+ *   -ENOKEY        no trusted certificate matches the signer
+ *   -EKEYREJECTED  the signature does not verify, or the kernel would
+ *                  refuse the file (a signed binary with an interpreter)
+ *   -EINVAL        invalid argument (unknown hash name, bad option mix)
+ *
+ * Anything else is an I/O, resource or crypto-library error.
+ */
+#ifndef ELFSIG_H
+#define ELFSIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ELFSIG_API __attribute__((visibility("default")))
+
+/* Values of enum hash_algo in <linux/hash_info.h>: part of the format. */
+enum elfsig_hash {
+	ELFSIG_HASH_SHA256 = 4,
+	ELFSIG_HASH_SHA384 = 5,
+	ELFSIG_HASH_SHA512 = 6,
+};
+
+#define ELFSIG_MAGIC		"ELFSIG01"
+#define ELFSIG_MAGIC_LEN	8
+#define ELFSIG_MAX_DIGEST	64
+#define ELFSIG_MESSAGE_HDR	12	/* magic + le16 algorithm + le16 size */
+#define ELFSIG_MAX_MESSAGE	(ELFSIG_MESSAGE_HDR + ELFSIG_MAX_DIGEST)
+#define ELFSIG_MAX_SIG_SIZE	65536	/* largest .signature section */
+#define ELFSIG_SECTION_NAME	".signature"
+
+/* Flags for signing, attaching and removing. */
+#define ELFSIG_ALLOW_INTERP	0x1	/* sign even if the file has PT_INTERP */
+#define ELFSIG_USE_KEYID	0x2	/* identify the signer by SKID */
+
+typedef void (*elfsig_error_cb)(const char *msg, void *ctx);
+
+/**
+ * elfsig_set_error_callback() - route the library's error messages
+ * @cb:  called with one line (no trailing newline) per failure; NULL
+ *       silences the library
+ * @ctx: passed back to @cb
+ */
+ELFSIG_API void elfsig_set_error_callback(elfsig_error_cb cb, void *ctx);
+
+/**
+ * elfsig_hash_from_name() - parse "sha256", "sha384" or "sha512"
+ * Return: 0 and *@hash set, or -EINVAL.
+ */
+ELFSIG_API int elfsig_hash_from_name(const char *name, enum elfsig_hash *hash);
+
+/** elfsig_hash_name() - Return: "sha256" etc., or NULL for a bad value. */
+ELFSIG_API const char *elfsig_hash_name(enum elfsig_hash hash);
+
+/** elfsig_hash_size() - Return: digest size in bytes, or 0 for a bad value. */
+ELFSIG_API size_t elfsig_hash_size(enum elfsig_hash hash);
+
+/**
+ * elfsig_image_digest() - compute the image digest of an ELF file
+ * @path:   the file
+ * @hash:   hash algorithm
+ * @digest: out, at least ELFSIG_MAX_DIGEST bytes
+ * @size:   out, the digest size
+ *
+ * Streams the file: memory use does not grow with its size.
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_API int elfsig_image_digest(const char *path, enum elfsig_hash hash,
+				   uint8_t *digest, size_t *size);
+
+/**
+ * elfsig_build_message() - format the signed message (struct elfsig_message)
+ * @hash:   hash algorithm of @digest
+ * @digest: the image digest
+ * @size:   its size; must match @hash
+ * @msg:    out, at least ELFSIG_MAX_MESSAGE bytes
+ * @msglen: out, the message size
+ * Return: 0 or -EINVAL.
+ */
+ELFSIG_API int elfsig_build_message(enum elfsig_hash hash, const uint8_t *digest,
+				    size_t size, uint8_t *msg, size_t *msglen);
+
+/* A loaded private key and its certificate, reusable for many files. */
+struct elfsig_signer;
+
+struct elfsig_signer_opts {
+	const char *key;	 /* OSSL_STORE name: path, handle:..., pkcs11:... */
+	const char *cert;	 /* PEM or DER X.509 certificate */
+	enum elfsig_hash hash;	 /* 0 means SHA-256 */
+	unsigned int flags;	 /* ELFSIG_USE_KEYID */
+	const char *const *providers; /* extra OpenSSL providers, NULL-ended */
+	const char *tcti;	 /* TCTI for the tpm2 provider, or NULL */
+};
+
+/**
+ * elfsig_signer_load() - load a private key and its certificate
+ *
+ * The key is opened through OpenSSL's OSSL_STORE, so a file, a TPM handle
+ * ("handle:0x81000001", loading the tpm2 provider) or a PKCS#11 URI are all
+ * key names. The certificate must hold the key's public half.
+ * Return: 0 and *@out set, or a negative errno.
+ */
+ELFSIG_API int elfsig_signer_load(const struct elfsig_signer_opts *opts,
+				  struct elfsig_signer **out);
+ELFSIG_API void elfsig_signer_free(struct elfsig_signer *signer);
+
+/**
+ * elfsig_sign_file() - sign an ELF file
+ * @signer: from elfsig_signer_load()
+ * @path:   the input file
+ * @out:    output path, or NULL to replace @path atomically
+ * @flags:  ELFSIG_ALLOW_INTERP
+ *
+ * The output is written to a temporary file in the target's directory,
+ * hashed there (so what is signed is exactly what lands), synced and
+ * renamed over the target; an existing signature is replaced. On failure
+ * nothing is left behind and the input is untouched.
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_API int elfsig_sign_file(const struct elfsig_signer *signer,
+				const char *path, const char *out,
+				unsigned int flags);
+
+/**
+ * elfsig_sign_files() - sign many files in place, as one batch
+ * @signer:  from elfsig_signer_load()
+ * @paths:   the files, replaced atomically as by elfsig_sign_file()
+ * @n:       how many
+ * @flags:   ELFSIG_ALLOW_INTERP
+ * @results: out, @n entries: 0 or a negative errno per file
+ *
+ * Each file is prepared as by elfsig_sign_file(); then one syncfs() per
+ * file system replaces a fsync() per file before the renames. One file's
+ * failure does not stop the others.
+ * Return: 0, or the first file's error.
+ */
+ELFSIG_API int elfsig_sign_files(const struct elfsig_signer *signer,
+				 const char *const *paths, size_t n,
+				 unsigned int flags, int *results);
+
+/**
+ * elfsig_attach_file() - store a detached PKCS#7 signature made elsewhere
+ * @path, @out, @flags: as for elfsig_sign_file()
+ * @der, @len:          DER PKCS#7 over the message of elfsig_build_message()
+ *
+ * Checks that the blob is a detached SignedData naming exactly one signer.
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_API int elfsig_attach_file(const char *path, const char *out,
+				  const uint8_t *der, size_t len,
+				  unsigned int flags);
+
+/**
+ * elfsig_remove_file() - delete the signature section
+ * Return: 0, -ENODATA if the file is not signed, or a negative errno.
+ */
+ELFSIG_API int elfsig_remove_file(const char *path, const char *out);
+
+/* A set of trusted certificates: what the kernel's .elfsig keyring holds. */
+struct elfsig_trust;
+
+/**
+ * elfsig_trust_new() - an empty set of trusted certificates
+ * Return: 0 and *@out set, or -ENOMEM.
+ */
+ELFSIG_API int elfsig_trust_new(struct elfsig_trust **out);
+/** elfsig_trust_add_file() - add every certificate (PEM or DER) in a file. */
+ELFSIG_API int elfsig_trust_add_file(struct elfsig_trust *trust, const char *path);
+/** elfsig_trust_add_dir() - add *.pem, *.crt, *.cer and *.der files of a directory. */
+ELFSIG_API int elfsig_trust_add_dir(struct elfsig_trust *trust, const char *dir);
+ELFSIG_API void elfsig_trust_free(struct elfsig_trust *trust);
+
+/* What a signature section says; strings are NUL-terminated. */
+struct elfsig_info {
+	uint64_t section_offset;
+	uint64_t section_size;
+	unsigned int section_index;
+	enum elfsig_hash hash;		/* image hash = PKCS#7 digest algorithm */
+	uint8_t digest[ELFSIG_MAX_DIGEST];	/* image digest, computed now */
+	size_t digest_size;
+	char issuer[512];		/* signer issuer DN, or "" with SKID */
+	char serial[128];		/* hex, or "" */
+	char skid[132];			/* hex, or "" */
+	char sig_algorithm[48];		/* e.g. "rsaEncryption", "ecdsa-with-SHA256" */
+	char signer_subject[512];	/* set by verify: the matching certificate */
+	int has_interp;			/* the file has PT_INTERP */
+};
+
+/**
+ * elfsig_read_info() - describe the signature of a file
+ * Return: 0, -ENODATA if unsigned, or a negative errno.
+ */
+ELFSIG_API int elfsig_read_info(const char *path, struct elfsig_info *info);
+
+/**
+ * elfsig_verify_file() - check a file exactly as the kernel will
+ * @trust: trusted certificates
+ * @path:  the file
+ * @info:  out (may be NULL): what the signature says
+ *
+ * Return: 0 if valid; -ENODATA if unsigned; -ENOKEY if no trusted
+ * certificate matches; -EKEYREJECTED if the signature is bad or the file
+ * has an interpreter; -EBADMSG / -ENOEXEC if malformed; else an error.
+ */
+ELFSIG_API int elfsig_verify_file(const struct elfsig_trust *trust,
+				  const char *path, struct elfsig_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ELFSIG_H */

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lib_private.h - libelfsig internals shared between its source files.
+ */
+#ifndef ELFSIG_LIB_PRIVATE_H
+#define ELFSIG_LIB_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "elfsig.h"
+
+#define ELFSIG_INTERNAL __attribute__((visibility("hidden")))
+
+/* Format v1 limits (docs/format.md). */
+#define ELFSIG_MAX_PHT_SIZE	65536		/* the kernel's own limit */
+#define ELFSIG_MAX_SHSTRTAB	(16u << 20)	/* refuse absurd name tables */
+#define ELFSIG_SHN_LORESERVE	0xff00u
+
+/* One program header, decoded to host order. */
+struct elfsig_phdr {
+	uint32_t type;
+	uint32_t flags;
+	uint64_t offset;
+	uint64_t vaddr;
+	uint64_t filesz;
+	uint64_t memsz;
+};
+
+/* One section header, decoded to host order. */
+struct elfsig_shdr {
+	uint32_t name;
+	uint32_t type;
+	uint64_t flags;
+	uint64_t addr;
+	uint64_t offset;
+	uint64_t size;
+	uint32_t link;
+	uint32_t info;
+	uint64_t addralign;
+	uint64_t entsize;
+};
+
+/* An open, parsed ELF file. Every field was bounds-checked at parse time. */
+struct elfsig_elf {
+	int fd;
+	const char *name;		/* for messages */
+	uint64_t size;			/* st_size when parsed */
+	struct stat st;
+
+	bool is64;
+	bool big_endian;
+	uint16_t type;
+	uint16_t ehsize;
+	uint8_t ehdr[64];		/* raw header, e_ehsize bytes */
+	uint8_t nehdr[64];		/* N(ehdr): section fields zeroed */
+
+	uint64_t phoff;
+	uint16_t phentsize;
+	uint16_t phnum;
+	struct elfsig_phdr *phdrs;
+	uint64_t load_end;		/* max end of ehdr, PHT and PT_LOADs */
+	bool has_interp;
+
+	/* Section table: absent when shnum == 0. */
+	uint64_t shoff;
+	uint32_t shnum;
+	uint32_t shstrndx;
+	struct elfsig_shdr *shdrs;
+	char *shstrtab;			/* the name table, NUL-terminated copy */
+	uint64_t shstrtab_size;
+
+	int sig_index;			/* index of .signature, or -1 */
+};
+
+/* elf.c: parse levels. */
+enum elfsig_parse {
+	ELFSIG_PARSE_SEGMENTS,		/* header and program headers only */
+	ELFSIG_PARSE_ALL,		/* also the section table and .signature */
+};
+
+int elfsig_elf_open(struct elfsig_elf *elf, const char *path, const char *name,
+		    enum elfsig_parse level) ELFSIG_INTERNAL;
+int elfsig_elf_parse_fd(struct elfsig_elf *elf, int fd, const char *name,
+			enum elfsig_parse level) ELFSIG_INTERNAL;
+void elfsig_elf_release(struct elfsig_elf *elf) ELFSIG_INTERNAL;
+int elfsig_elf_read_signature(const struct elfsig_elf *elf, uint8_t **der,
+			      size_t *len) ELFSIG_INTERNAL;
+size_t elfsig_shdr_size(const struct elfsig_elf *elf) ELFSIG_INTERNAL;
+void elfsig_encode_shdr(const struct elfsig_elf *elf,
+			const struct elfsig_shdr *sh, uint8_t *out) ELFSIG_INTERNAL;
+void elfsig_put_half(const struct elfsig_elf *elf, uint8_t *p, uint16_t v) ELFSIG_INTERNAL;
+void elfsig_put_off(const struct elfsig_elf *elf, uint8_t *p, uint64_t v) ELFSIG_INTERNAL;
+
+/* digest.c */
+int elfsig_elf_digest(const struct elfsig_elf *elf, enum elfsig_hash hash,
+		      uint8_t *digest, size_t *size) ELFSIG_INTERNAL;
+
+/* util.c */
+void elfsig_err(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2))) ELFSIG_INTERNAL;
+void elfsig_err_ssl(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2))) ELFSIG_INTERNAL;
+int elfsig_pread_full(int fd, void *buf, size_t len, uint64_t off,
+		      const char *name) ELFSIG_INTERNAL;
+int elfsig_write_full(int fd, const void *buf, size_t len,
+		      const char *name) ELFSIG_INTERNAL;
+int elfsig_read_small_file(const char *path, size_t max, uint8_t **out,
+			   size_t *len) ELFSIG_INTERNAL;
+bool elfsig_range_ok(uint64_t off, uint64_t len, uint64_t limit) ELFSIG_INTERNAL;
+bool elfsig_ranges_overlap(uint64_t a, uint64_t alen, uint64_t b,
+			   uint64_t blen) ELFSIG_INTERNAL;
+const char *elfsig_basename(const char *path) ELFSIG_INTERNAL;
+
+/* pkcs7.c */
+struct elfsig_pkcs7_view {
+	enum elfsig_hash hash;
+	char issuer[512];
+	char serial[128];
+	char skid[132];
+	char sig_algorithm[48];
+};
+int elfsig_pkcs7_check(const uint8_t *der, size_t len, const char *name,
+		       struct elfsig_pkcs7_view *view) ELFSIG_INTERNAL;
+
+/* write.c: produce the output file through a temporary file. A NULL
+ * callback removes the signature. */
+typedef int (*elfsig_make_sig_fn)(void *ctx, const uint8_t *msg, size_t msglen,
+				  uint8_t **der, size_t *len);
+int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
+		   elfsig_make_sig_fn make_sig, void *ctx,
+		   unsigned int flags) ELFSIG_INTERNAL;
+
+/* A finished temporary file waiting to be synced and renamed. */
+struct elfsig_pending {
+	int fd;
+	const char *name;	/* the input, for messages */
+	char *tmp;		/* the temporary file */
+	char *target;		/* what it replaces */
+	char *dir;		/* the directory of both */
+};
+int elfsig_rewrite_prepare(const char *path, const char *out,
+			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
+			   void *ctx, unsigned int flags,
+			   struct elfsig_pending *pend) ELFSIG_INTERNAL;
+int elfsig_pending_commit(struct elfsig_pending *pend, bool sync) ELFSIG_INTERNAL;
+void elfsig_pending_abort(struct elfsig_pending *pend) ELFSIG_INTERNAL;
+void elfsig_pending_commit_all(struct elfsig_pending *p, size_t n,
+			       int *results) ELFSIG_INTERNAL;
+
+#endif /* ELFSIG_LIB_PRIVATE_H */

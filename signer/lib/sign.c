@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sign.c - load a signing key through OSSL_STORE and sign files with it.
+ *
+ * One code path for every key source, as in the kernel's sign-file: a
+ * PEM/DER file, a TPM-resident key (the tpm2 provider's "handle:0x81..." or
+ * a "TSS2 PRIVATE KEY" file) and a PKCS#11 URI are all just key names.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/cms.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/provider.h>
+#include <openssl/rsa.h>
+#include <openssl/store.h>
+#include <openssl/ui.h>
+#include <openssl/x509.h>
+
+#include "lib_private.h"
+
+#define MAX_PROVIDERS	8
+
+struct elfsig_signer {
+	EVP_PKEY *key;
+	X509 *cert;
+	EVP_MD *md;
+	enum elfsig_hash hash;
+	unsigned int flags;
+	OSSL_PROVIDER *prov[MAX_PROVIDERS];
+	int nprov;
+};
+
+static int load_provider(struct elfsig_signer *s, const char *name)
+{
+	OSSL_PROVIDER *p;
+
+	if (s->nprov >= MAX_PROVIDERS) {
+		elfsig_err("too many OpenSSL providers");
+		return -E2BIG;
+	}
+	p = OSSL_PROVIDER_load(NULL, name);
+	if (!p) {
+		elfsig_err_ssl("cannot load the OpenSSL provider '%s'", name);
+		return -ENOPKG;
+	}
+	s->prov[s->nprov++] = p;
+	return 0;
+}
+
+/* Does the key name need the tpm2 provider? */
+static bool is_tpm_key(const char *key)
+{
+	static const char tss2[] = "-----BEGIN TSS2 PRIVATE KEY-----";
+	char head[sizeof(tss2)];
+	ssize_t n;
+	int fd;
+
+	if (strncmp(key, "handle:", 7) == 0)
+		return true;
+	fd = open(key, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head) - 1);
+	close(fd);
+	return n == (ssize_t)sizeof(head) - 1 &&
+	       memcmp(head, tss2, sizeof(head) - 1) == 0;
+}
+
+static int setup_providers(struct elfsig_signer *s,
+			   const struct elfsig_signer_opts *o)
+{
+	const char *const *p;
+	int ret;
+
+	/* Loading any provider stops the implicit default one: load it too. */
+	ret = load_provider(s, "default");
+	if (ret)
+		return ret;
+	if (is_tpm_key(o->key)) {
+		const char *tcti = o->tcti ? o->tcti : getenv("TPM2TOOLS_TCTI");
+
+		/* The tpm2 provider reads its TCTI from the environment. */
+		if (o->tcti || (tcti && !getenv("TPM2OPENSSL_TCTI")))
+			setenv("TPM2OPENSSL_TCTI", tcti, 1);
+		ret = load_provider(s, "tpm2");
+		if (ret)
+			return ret;
+	} else if (strncmp(o->key, "pkcs11:", 7) == 0) {
+		ret = load_provider(s, "pkcs11");
+		if (ret)
+			return ret;
+	}
+	for (p = o->providers; p && *p; p++) {
+		ret = load_provider(s, *p);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int load_key(struct elfsig_signer *s, const char *key)
+{
+	OSSL_STORE_CTX *st;
+	OSSL_STORE_INFO *info;
+
+	st = OSSL_STORE_open_ex(key, NULL, NULL, UI_get_default_method(), NULL,
+				NULL, NULL, NULL);
+	if (!st) {
+		elfsig_err_ssl("%s: cannot open the private key", key);
+		return -ENOKEY;
+	}
+	OSSL_STORE_expect(st, OSSL_STORE_INFO_PKEY);
+	while (!s->key && !OSSL_STORE_eof(st)) {
+		info = OSSL_STORE_load(st);
+		if (!info) {
+			if (OSSL_STORE_error(st))
+				break;
+			continue;
+		}
+		if (OSSL_STORE_INFO_get_type(info) == OSSL_STORE_INFO_PKEY)
+			s->key = OSSL_STORE_INFO_get1_PKEY(info);
+		OSSL_STORE_INFO_free(info);
+	}
+	OSSL_STORE_close(st);
+	if (!s->key) {
+		elfsig_err_ssl("%s: no private key found", key);
+		return -ENOKEY;
+	}
+	ERR_clear_error();
+	return 0;
+}
+
+static int load_cert(struct elfsig_signer *s, const char *path)
+{
+	uint8_t *buf = NULL;
+	const unsigned char *p;
+	size_t len = 0;
+	BIO *b;
+	int ret;
+
+	ret = elfsig_read_small_file(path, 1u << 20, &buf, &len);
+	if (ret)
+		return ret;
+	b = BIO_new_mem_buf(buf, (int)len);
+	if (b)
+		s->cert = PEM_read_bio_X509(b, NULL, NULL, NULL);
+	BIO_free(b);
+	if (!s->cert) {
+		p = buf;
+		s->cert = d2i_X509(NULL, &p, (long)len);
+		if (s->cert && p != buf + len) {
+			X509_free(s->cert);
+			s->cert = NULL;
+		}
+	}
+	free(buf);
+	if (!s->cert) {
+		elfsig_err_ssl("%s: not a PEM or DER X.509 certificate", path);
+		return -EBADMSG;
+	}
+	ERR_clear_error();
+	return 0;
+}
+
+int elfsig_signer_load(const struct elfsig_signer_opts *o,
+		       struct elfsig_signer **out)
+{
+	struct elfsig_signer *s;
+	const char *alg;
+	int ret;
+
+	if (!o->key || !o->cert) {
+		elfsig_err("a key and a certificate are required");
+		return -EINVAL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->hash = o->hash ? o->hash : ELFSIG_HASH_SHA256;
+	s->flags = o->flags;
+	alg = elfsig_hash_name(s->hash);
+	if (!alg) {
+		elfsig_err("unsupported hash algorithm %d", (int)s->hash);
+		ret = -EINVAL;
+		goto fail;
+	}
+	ret = setup_providers(s, o);
+	if (!ret)
+		ret = load_cert(s, o->cert);
+	if (!ret)
+		ret = load_key(s, o->key);
+	if (ret)
+		goto fail;
+	if (X509_check_private_key(s->cert, s->key) != 1) {
+		elfsig_err_ssl("%s: the key does not match the certificate %s",
+			       o->key, o->cert);
+		ret = -EKEYREJECTED;
+		goto fail;
+	}
+	s->md = EVP_MD_fetch(NULL, alg, "?provider=default");
+	if (!s->md) {
+		elfsig_err_ssl("cannot use %s", alg);
+		ret = -ENOPKG;
+		goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	elfsig_signer_free(s);
+	return ret;
+}
+
+void elfsig_signer_free(struct elfsig_signer *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	EVP_PKEY_free(s->key);	/* before its provider goes */
+	X509_free(s->cert);
+	EVP_MD_free(s->md);
+	for (i = s->nprov - 1; i >= 0; i--)
+		OSSL_PROVIDER_unload(s->prov[i]);
+	free(s);
+}
+
+/*
+ * The raw signature over @msg: the digest is computed here with the default
+ * provider, and only the private-key operation goes to the key's provider.
+ * (Letting CMS hash and sign makes a TPM provider duplicate its digest and
+ * key contexts, which a TPM without a resource manager cannot hold.)
+ */
+static int raw_sign(const struct elfsig_signer *s, const uint8_t *msg,
+		    size_t msglen, unsigned char **sig, size_t *siglen)
+{
+	unsigned char dgst[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	EVP_PKEY_CTX *pctx = NULL;
+	const OSSL_PROVIDER *prov;
+	char propq[80];
+	int ret = -EIO;
+
+	*sig = NULL;
+	if (!EVP_Digest(msg, msglen, dgst, &dlen, s->md, NULL))
+		goto fail;
+	/*
+	 * Ask for the key's own provider: a TPM key also has a public-only
+	 * copy in the default provider (made when it was compared with the
+	 * certificate), which must not be picked for signing.
+	 */
+	prov = EVP_PKEY_get0_provider(s->key);
+	snprintf(propq, sizeof(propq), "?provider=%s",
+		 prov ? OSSL_PROVIDER_get0_name(prov) : "default");
+	pctx = EVP_PKEY_CTX_new_from_pkey(NULL, s->key, propq);
+	if (!pctx || EVP_PKEY_sign_init(pctx) <= 0 ||
+	    EVP_PKEY_CTX_set_signature_md(pctx, s->md) <= 0)
+		goto fail;
+	if (EVP_PKEY_is_a(s->key, "RSA") &&
+	    EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) <= 0)
+		goto fail;
+	if (EVP_PKEY_sign(pctx, NULL, siglen, dgst, dlen) <= 0)
+		goto fail;
+	*sig = OPENSSL_malloc(*siglen);
+	if (!*sig) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (EVP_PKEY_sign(pctx, *sig, siglen, dgst, dlen) <= 0)
+		goto fail;
+	ret = 0;
+	goto out;
+fail:
+	elfsig_err_ssl("signing failed");
+	OPENSSL_free(*sig);
+	*sig = NULL;
+out:
+	EVP_PKEY_CTX_free(pctx);
+	OPENSSL_cleanse(dgst, sizeof(dgst));
+	return ret;
+}
+
+/*
+ * Make the detached PKCS#7 over @msg, shaped as the kernel's sign-file makes
+ * it: no certificates, no signed attributes, so the signature is over the
+ * message itself.
+ */
+static int sign_message(void *ctx, const uint8_t *msg, size_t msglen,
+			uint8_t **der, size_t *len)
+{
+	const struct elfsig_signer *s = ctx;
+	unsigned int flags = CMS_NOCERTS | CMS_BINARY | CMS_NOSMIMECAP |
+			     CMS_NOATTR | CMS_PARTIAL;
+	CMS_ContentInfo *cms;
+	CMS_SignerInfo *si;
+	unsigned char *out = NULL, *sig = NULL;
+	size_t siglen = 0;
+	int n, ret = -EIO;
+
+	if (s->flags & ELFSIG_USE_KEYID)
+		flags |= CMS_USE_KEYID;
+	cms = CMS_sign(NULL, NULL, NULL, NULL, CMS_NOCERTS | CMS_PARTIAL |
+		       CMS_BINARY | CMS_DETACHED);
+	si = cms ? CMS_add1_signer(cms, s->cert, s->key, s->md, flags) : NULL;
+	if (!si) {
+		elfsig_err_ssl("cannot build the PKCS#7 structure");
+		goto out;
+	}
+	ret = raw_sign(s, msg, msglen, &sig, &siglen);
+	if (ret)
+		goto out;
+	ret = -EIO;
+	if (siglen > INT32_MAX ||
+	    !ASN1_STRING_set(CMS_SignerInfo_get0_signature(si), sig, (int)siglen) ||
+	    !CMS_set_detached(cms, 1)) {
+		elfsig_err_ssl("cannot build the PKCS#7 structure");
+		goto out;
+	}
+	n = i2d_CMS_ContentInfo(cms, &out);
+	if (n <= 0) {
+		elfsig_err_ssl("cannot encode the signature");
+		goto out;
+	}
+	*der = malloc((size_t)n);
+	if (!*der) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memcpy(*der, out, (size_t)n);
+	*len = (size_t)n;
+	ret = 0;
+out:
+	OPENSSL_free(sig);
+	OPENSSL_free(out);
+	CMS_ContentInfo_free(cms);
+	return ret;
+}
+
+int elfsig_sign_file(const struct elfsig_signer *signer, const char *path,
+		     const char *out, unsigned int flags)
+{
+	return elfsig_rewrite(path, out, signer->hash, sign_message,
+			      (void *)signer, flags);
+}
+
+#define BATCH 128	/* files prepared before one sync: bounds open fds */
+
+int elfsig_sign_files(const struct elfsig_signer *signer,
+		      const char *const *paths, size_t n, unsigned int flags,
+		      int *results)
+{
+	struct elfsig_pending pend[BATCH];
+	size_t start, i, m;
+	int ret = 0;
+
+	for (start = 0; start < n; start += m) {
+		m = n - start < BATCH ? n - start : BATCH;
+		for (i = 0; i < m; i++)
+			results[start + i] = elfsig_rewrite_prepare(
+				paths[start + i], NULL, signer->hash, sign_message,
+				(void *)signer, flags, &pend[i]);
+		elfsig_pending_commit_all(pend, m, results + start);
+		for (i = 0; i < m; i++)
+			if (!ret)
+				ret = results[start + i];
+	}
+	return ret;
+}
+
+struct attach_ctx {
+	const uint8_t *der;
+	size_t len;
+};
+
+static int attach_blob(void *ctx, const uint8_t *msg, size_t msglen,
+		       uint8_t **der, size_t *len)
+{
+	const struct attach_ctx *a = ctx;
+
+	*der = malloc(a->len);
+	if (!*der)
+		return -ENOMEM;
+	memcpy(*der, a->der, a->len);
+	*len = a->len;
+	return 0;
+}
+
+int elfsig_attach_file(const char *path, const char *out, const uint8_t *der,
+		       size_t len, unsigned int flags)
+{
+	struct elfsig_pkcs7_view view;
+	struct attach_ctx a = { der, len };
+	int ret;
+
+	ret = elfsig_pkcs7_check(der, len, "signature", &view);
+	if (ret)
+		return ret;
+	return elfsig_rewrite(path, out, view.hash, attach_blob, &a, flags);
+}
+
+int elfsig_remove_file(const char *path, const char *out)
+{
+	return elfsig_rewrite(path, out, 0, NULL, NULL, 0);
+}

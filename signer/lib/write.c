@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * write.c - add, replace or remove the .signature section, atomically.
+ *
+ * The new file is built in a temporary file next to the target: the bytes
+ * of the input up to the end of the last thing worth keeping, then the
+ * signature, (if needed) a copy of the section name table that also holds
+ * ".signature", and a new section header table. No PT_LOAD byte and no
+ * program header moves. The image digest is computed over the temporary
+ * file itself, so what is signed is exactly what lands, whatever happens to
+ * the input meanwhile. Only then is the file synced and renamed over the
+ * target.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib_private.h"
+
+#define PAD_CHECK_MAX	(64u << 10)	/* trailing padding we may drop */
+
+static const char sig_name[] = ELFSIG_SECTION_NAME;	/* with its NUL */
+
+struct plan {
+	struct elfsig_shdr *shdrs;	/* the new table */
+	uint32_t shnum;
+	uint32_t shstrndx;
+	uint32_t sig_index;		/* where .signature goes (sign) */
+	char *strtab;			/* new name table, or NULL to keep */
+	uint64_t strtab_size;
+	uint32_t name_off;		/* of ".signature" in the name table */
+	uint64_t cut;			/* input bytes kept: [0, cut) */
+};
+
+/* A byte range of the input that the rewrite owns and may drop. */
+struct range {
+	uint64_t off, len;
+};
+
+/* Bytes of [from, to) outside every owned range; each owned range valid. */
+static uint64_t uncovered(uint64_t from, uint64_t to, const struct range *r,
+			  size_t n)
+{
+	uint64_t pos = from, total = 0;
+
+	while (pos < to) {
+		uint64_t next = to;
+		bool inside = false;
+		size_t i;
+
+		for (i = 0; i < n; i++) {
+			if (!r[i].len)
+				continue;
+			if (pos >= r[i].off && pos < r[i].off + r[i].len) {
+				inside = true;
+				if (r[i].off + r[i].len > next || next == to)
+					next = r[i].off + r[i].len;
+			}
+		}
+		if (inside) {
+			pos = next < to ? next : to;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			if (r[i].len && r[i].off > pos && r[i].off < next)
+				next = r[i].off;
+		total += next - pos;
+		pos = next;
+	}
+	return total;
+}
+
+/* Are the input bytes in [from, to), outside the owned ranges, all zero? */
+static bool only_padding(const struct elfsig_elf *in, uint64_t from, uint64_t to,
+			 const struct range *r, size_t n)
+{
+	uint8_t buf[4096];
+	uint64_t pos;
+
+	if (uncovered(from, to, r, n) > PAD_CHECK_MAX)
+		return false;
+	for (pos = from; pos < to;) {
+		size_t chunk = to - pos < sizeof(buf) ? (size_t)(to - pos) : sizeof(buf);
+		size_t i, k;
+
+		if (elfsig_pread_full(in->fd, buf, chunk, pos, in->name))
+			return false;
+		for (i = 0; i < chunk; i++) {
+			bool owned = false;
+
+			for (k = 0; k < n; k++)
+				if (r[k].len && pos + i >= r[k].off &&
+				    pos + i < r[k].off + r[k].len)
+					owned = true;
+			if (!owned && buf[i] != 0)
+				return false;
+		}
+		pos += chunk;
+	}
+	return true;
+}
+
+/*
+ * Where the kept part of the input ends: after the headers, every PT_LOAD
+ * and every section that stays, unless what follows is something other
+ * than our own old structures and zero padding (then nothing is dropped).
+ */
+static void plan_cut(const struct elfsig_elf *in, struct plan *p)
+{
+	struct range owned[3] = { { 0, 0 } };
+	uint64_t keep = in->load_end;
+	uint32_t i;
+
+	if (in->ehsize > keep)
+		keep = in->ehsize;
+	if (in->shnum)
+		owned[0] = (struct range){ in->shoff,
+			(uint64_t)in->shnum * elfsig_shdr_size(in) };
+	if (in->sig_index >= 0)
+		owned[1] = (struct range){ in->shdrs[in->sig_index].offset,
+					   in->shdrs[in->sig_index].size };
+	if (p->strtab && in->shnum)
+		owned[2] = (struct range){ in->shdrs[in->shstrndx].offset,
+					   in->shdrs[in->shstrndx].size };
+
+	for (i = 0; i < in->shnum; i++) {
+		const struct elfsig_shdr *sh = &in->shdrs[i];
+
+		if (sh->type == SHT_NULL || sh->type == SHT_NOBITS)
+			continue;
+		if ((int)i == in->sig_index || (p->strtab && i == in->shstrndx))
+			continue;
+		if (sh->offset + sh->size > keep)
+			keep = sh->offset + sh->size;
+	}
+	p->cut = in->size;
+	if (keep < in->size && only_padding(in, keep, in->size, owned, 3))
+		p->cut = keep;
+}
+
+/* Find ".signature" as a string (or string suffix) of the name table. */
+static bool find_name(const struct elfsig_elf *in, uint32_t *off)
+{
+	const char *s = in->shstrtab;
+	uint64_t n = in->shstrtab_size;
+	const char *hit;
+
+	if (!s || n < sizeof(sig_name))
+		return false;
+	hit = memmem(s, n, sig_name, sizeof(sig_name));
+	if (!hit)
+		return false;
+	*off = (uint32_t)(hit - s);
+	return true;
+}
+
+static bool links_by_info(const struct elfsig_shdr *sh)
+{
+	return sh->type == SHT_REL || sh->type == SHT_RELA ||
+	       (sh->flags & SHF_INFO_LINK);
+}
+
+/*
+ * Drop .signature from the table when no symbol table can name a section
+ * by index (or it is the last entry): then only sh_link, sh_info and
+ * e_shstrndx need renumbering. Return: whether it was dropped.
+ */
+static bool renumber_without(const struct elfsig_elf *in, struct plan *p)
+{
+	uint32_t s = (uint32_t)in->sig_index, i;
+
+	for (i = 0; i < in->shnum && s != in->shnum - 1; i++) {
+		const struct elfsig_shdr *sh = &in->shdrs[i];
+
+		if (sh->type == SHT_SYMTAB || sh->type == SHT_DYNSYM ||
+		    sh->type == SHT_GROUP || sh->type == SHT_SYMTAB_SHNDX ||
+		    sh->link == s || (links_by_info(sh) && sh->info == s))
+			return false;
+	}
+	memmove(&p->shdrs[s], &p->shdrs[s + 1],
+		(in->shnum - s - 1) * sizeof(*p->shdrs));
+	p->shnum--;
+	for (i = 0; i < p->shnum; i++) {
+		struct elfsig_shdr *sh = &p->shdrs[i];
+
+		if (sh->link > s)
+			sh->link--;
+		if (links_by_info(sh) && sh->info > s)
+			sh->info--;
+	}
+	if (p->shstrndx > s)
+		p->shstrndx--;
+	return true;
+}
+
+static int plan_sections(const struct elfsig_elf *in, bool sign, struct plan *p)
+{
+	uint64_t extra;
+
+	if (in->shnum == 0) {
+		static const char fresh[] = "\0.shstrtab\0" ELFSIG_SECTION_NAME;
+
+		if (!sign)
+			return 0;
+		p->shnum = 3;
+		p->shdrs = calloc(3, sizeof(*p->shdrs));
+		p->strtab_size = sizeof(fresh);
+		p->strtab = malloc(sizeof(fresh));
+		if (!p->shdrs || !p->strtab)
+			return -ENOMEM;
+		memcpy(p->strtab, fresh, sizeof(fresh));
+		p->shdrs[1].name = 1;
+		p->shdrs[1].type = SHT_STRTAB;
+		p->shdrs[1].addralign = 1;
+		p->shstrndx = 1;
+		p->sig_index = 2;
+		p->name_off = 11;
+		return 0;
+	}
+
+	extra = sign && in->sig_index < 0;
+	if (in->shnum + extra >= ELFSIG_SHN_LORESERVE) {
+		elfsig_err("%s: too many sections to add .signature", in->name);
+		return -EBADMSG;
+	}
+	p->shnum = in->shnum + (uint32_t)extra;
+	p->shstrndx = in->shstrndx;
+	p->shdrs = calloc(p->shnum, sizeof(*p->shdrs));
+	if (!p->shdrs)
+		return -ENOMEM;
+	memcpy(p->shdrs, in->shdrs, in->shnum * sizeof(*p->shdrs));
+
+	if (!sign) {
+		if (renumber_without(in, p))
+			return 0;
+		/*
+		 * Symbol tables name sections by index, and some are loaded and
+		 * signed: rather than rewrite them, the entry becomes SHT_NULL.
+		 */
+		memset(&p->shdrs[in->sig_index], 0, sizeof(*p->shdrs));
+		return 0;
+	}
+
+	p->sig_index = in->sig_index >= 0 ? (uint32_t)in->sig_index : in->shnum;
+	if (find_name(in, &p->name_off))
+		return 0;
+	/* Append the name to a new copy of the name table. */
+	if (in->shstrtab_size + sizeof(sig_name) > UINT32_MAX)
+		return -EBADMSG;
+	p->strtab_size = in->shstrtab_size + sizeof(sig_name);
+	p->strtab = malloc(p->strtab_size);
+	if (!p->strtab)
+		return -ENOMEM;
+	memcpy(p->strtab, in->shstrtab, in->shstrtab_size);
+	memcpy(p->strtab + in->shstrtab_size, sig_name, sizeof(sig_name));
+	p->name_off = (uint32_t)in->shstrtab_size;
+	return 0;
+}
+
+static int copy_prefix(int from, int to, uint64_t len, const char *name)
+{
+	uint8_t buf[64 << 10];
+	loff_t in_off = 0, out_off = 0;
+	uint64_t done = 0;
+
+	while (done < len) {
+		size_t want = len - done > (1u << 30) ? (1u << 30) : (size_t)(len - done);
+		ssize_t n = copy_file_range(from, &in_off, to, &out_off, want, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (uint64_t)n;
+	}
+	while (done < len) {	/* fallback: no copy_file_range here */
+		size_t want = len - done > sizeof(buf) ? sizeof(buf) : (size_t)(len - done);
+		int ret = elfsig_pread_full(from, buf, want, done, name);
+
+		if (ret)
+			return ret;
+		if (lseek(to, (off_t)done, SEEK_SET) < 0) {
+			ret = -errno;
+			elfsig_err("%s: %s", name, strerror(errno));
+			return ret;
+		}
+		ret = elfsig_write_full(to, buf, want, name);
+		if (ret)
+			return ret;
+		done += want;
+	}
+	return 0;
+}
+
+static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off,
+		       const char *name)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			int ret = -errno;
+
+			if (errno == EINTR)
+				continue;
+			elfsig_err("%s: write failed: %s", name, strerror(errno));
+			return ret;
+		}
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Write the tail and the patched header into the temporary file. */
+static int write_tail(const struct elfsig_elf *tmp, struct plan *p,
+		      const uint8_t *der, size_t der_len, const char *name)
+{
+	size_t shsz = elfsig_shdr_size(tmp);
+	size_t align = tmp->is64 ? 8 : 4;
+	uint64_t pos = p->cut, shoff, end;
+	uint8_t ehdr[64];
+	uint8_t *sht = NULL;
+	uint32_t i;
+	int ret;
+
+	if (der) {
+		struct elfsig_shdr *sh = &p->shdrs[p->sig_index];
+
+		memset(sh, 0, sizeof(*sh));
+		sh->name = p->name_off;
+		sh->type = SHT_PROGBITS;
+		sh->offset = pos;
+		sh->size = der_len;
+		sh->addralign = 1;
+		ret = pwrite_full(tmp->fd, der, der_len, pos, name);
+		if (ret)
+			return ret;
+		pos += der_len;
+	}
+	if (p->strtab) {
+		p->shdrs[p->shstrndx].offset = pos;
+		p->shdrs[p->shstrndx].size = p->strtab_size;
+		ret = pwrite_full(tmp->fd, p->strtab, p->strtab_size, pos, name);
+		if (ret)
+			return ret;
+		pos += p->strtab_size;
+	}
+	shoff = p->shnum ? (pos + align - 1) & ~(uint64_t)(align - 1) : 0;
+	end = p->shnum ? shoff + (uint64_t)p->shnum * shsz : pos;
+	if (!tmp->is64 && end > UINT32_MAX) {
+		elfsig_err("%s: the signed file would be too large for ELF32", name);
+		return -EFBIG;
+	}
+	if (p->shnum) {
+		sht = calloc(p->shnum, shsz);
+		if (!sht)
+			return -ENOMEM;
+		for (i = 0; i < p->shnum; i++)
+			elfsig_encode_shdr(tmp, &p->shdrs[i], sht + (size_t)i * shsz);
+		ret = pwrite_full(tmp->fd, sht, (size_t)p->shnum * shsz, shoff, name);
+		free(sht);
+		if (ret)
+			return ret;
+	}
+	if (ftruncate(tmp->fd, (off_t)end) != 0) {
+		ret = -errno;
+		elfsig_err("%s: %s", name, strerror(errno));
+		return ret;
+	}
+
+	/* Only the four section-table fields of the header change. */
+	memcpy(ehdr, tmp->ehdr, tmp->ehsize);
+	elfsig_put_off(tmp, ehdr + (tmp->is64 ? offsetof(Elf64_Ehdr, e_shoff)
+					      : offsetof(Elf32_Ehdr, e_shoff)), shoff);
+	elfsig_put_half(tmp, ehdr + (tmp->is64 ? offsetof(Elf64_Ehdr, e_shentsize)
+					       : offsetof(Elf32_Ehdr, e_shentsize)),
+			p->shnum ? (uint16_t)shsz : 0);
+	elfsig_put_half(tmp, ehdr + (tmp->is64 ? offsetof(Elf64_Ehdr, e_shnum)
+					       : offsetof(Elf32_Ehdr, e_shnum)),
+			(uint16_t)p->shnum);
+	elfsig_put_half(tmp, ehdr + (tmp->is64 ? offsetof(Elf64_Ehdr, e_shstrndx)
+					       : offsetof(Elf32_Ehdr, e_shstrndx)),
+			p->shnum ? (uint16_t)p->shstrndx : 0);
+	return pwrite_full(tmp->fd, ehdr, tmp->ehsize, 0, name);
+}
+
+/* The result must parse, and hash exactly as the temporary file did. */
+static int self_check(int fd, const struct elfsig_elf *tmp, bool sign,
+		      size_t der_len, const char *name)
+{
+	struct elfsig_elf out;
+	int ret;
+
+	ret = elfsig_elf_parse_fd(&out, fd, name, ELFSIG_PARSE_ALL);
+	if (ret)
+		return ret;
+	if (memcmp(out.nehdr, tmp->nehdr, tmp->ehsize) != 0 ||
+	    (sign && (out.sig_index < 0 ||
+		      out.shdrs[out.sig_index].size != der_len)) ||
+	    (!sign && out.sig_index >= 0)) {
+		elfsig_err("%s: internal error: the rewritten file fails its check",
+			   name);
+		ret = -EIO;
+	}
+	elfsig_elf_release(&out);
+	return ret;
+}
+
+static int keep_metadata(int fd, const struct stat *st, bool in_place,
+			 const char *name)
+{
+	mode_t mode = st->st_mode & (in_place ? 07777 : 0777);
+
+	if (in_place && fchown(fd, st->st_uid, st->st_gid) != 0 &&
+	    (st->st_uid != geteuid() || st->st_gid != getegid())) {
+		elfsig_err("%s: cannot keep the file's owner: %s", name,
+			   strerror(errno));
+		return -EPERM;
+	}
+	if (fchmod(fd, mode) != 0) {
+		int ret = -errno;
+
+		elfsig_err("%s: %s", name, strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	(void)fsync(fd);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Build the output in a temporary file next to the target, complete but not
+ * yet synced or renamed: elfsig_pending_commit() finishes the job.
+ */
+int elfsig_rewrite_prepare(const char *path, const char *out,
+			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
+			   void *ctx, unsigned int flags,
+			   struct elfsig_pending *pend)
+{
+	struct elfsig_elf in, tmp;
+	struct plan plan = { 0 };
+	char *dircopy = NULL;
+	bool sign = make_sig != NULL, in_place = !out;
+	uint8_t *der = NULL;
+	size_t der_len = 0;
+	struct stat ost;
+	int ret;
+
+	memset(pend, 0, sizeof(*pend));
+	pend->fd = -1;
+	pend->name = path;
+	ret = elfsig_elf_open(&in, path, path, ELFSIG_PARSE_ALL);
+	if (ret)
+		return ret;
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.fd = -1;
+
+	if (!sign && in.sig_index < 0) {
+		elfsig_err("%s: not signed", path);
+		ret = -ENODATA;
+		goto out;
+	}
+	if (sign && in.has_interp && !(flags & ELFSIG_ALLOW_INTERP)) {
+		elfsig_err("%s: has an interpreter (PT_INTERP); the kernel refuses signed binaries with one (use --allow-interp to sign anyway)",
+			   path);
+		ret = -ENOEXEC;
+		goto out;
+	}
+
+	if (out && stat(out, &ost) == 0 && ost.st_dev == in.st.st_dev &&
+	    ost.st_ino == in.st.st_ino)
+		in_place = true;
+	/* In place follows symlinks: the file they point to is replaced. */
+	pend->target = out ? strdup(out) : realpath(path, NULL);
+	if (!pend->target) {
+		ret = -errno;
+		elfsig_err("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	dircopy = strdup(pend->target);
+	pend->dir = dircopy ? strdup(dirname(dircopy)) : NULL;
+	if (!pend->dir || asprintf(&pend->tmp, "%s/.%s.elfsig-XXXXXX", pend->dir,
+				   elfsig_basename(pend->target)) < 0) {
+		pend->tmp = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	ret = plan_sections(&in, sign, &plan);
+	if (ret) {
+		if (ret == -ENOMEM)
+			elfsig_err("%s: out of memory", path);
+		goto out;
+	}
+	plan_cut(&in, &plan);
+
+	pend->fd = mkostemp(pend->tmp, O_CLOEXEC);
+	if (pend->fd < 0) {
+		ret = -errno;
+		elfsig_err("%s: cannot create a file in %s: %s", path, pend->dir,
+			   strerror(errno));
+		free(pend->tmp);
+		pend->tmp = NULL;
+		goto out;
+	}
+	ret = copy_prefix(in.fd, pend->fd, plan.cut, path);
+	if (ret)
+		goto out;
+
+	/* From here on, the temporary file is the truth. */
+	ret = elfsig_elf_parse_fd(&tmp, pend->fd, path, ELFSIG_PARSE_SEGMENTS);
+	if (ret)
+		goto out;
+	if (sign && tmp.has_interp && !(flags & ELFSIG_ALLOW_INTERP)) {
+		elfsig_err("%s: the file changed while being signed", path);
+		ret = -EAGAIN;
+		goto out;
+	}
+	if (sign) {
+		uint8_t digest[ELFSIG_MAX_DIGEST], msg[ELFSIG_MAX_MESSAGE];
+		size_t dlen, mlen;
+
+		ret = elfsig_elf_digest(&tmp, hash, digest, &dlen);
+		if (!ret)
+			ret = elfsig_build_message(hash, digest, dlen, msg, &mlen);
+		if (!ret)
+			ret = make_sig(ctx, msg, mlen, &der, &der_len);
+		if (ret)
+			goto out;
+		if (der_len == 0 || der_len > ELFSIG_MAX_SIG_SIZE) {
+			elfsig_err("%s: signature of %zu bytes exceeds the %u-byte limit",
+				   path, der_len, ELFSIG_MAX_SIG_SIZE);
+			ret = -EFBIG;
+			goto out;
+		}
+	}
+	ret = write_tail(&tmp, &plan, der, der_len, path);
+	if (!ret)
+		ret = self_check(pend->fd, &tmp, sign, der_len, path);
+	if (!ret)
+		ret = keep_metadata(pend->fd, &in.st, in_place, path);
+out:
+	if (ret)
+		elfsig_pending_abort(pend);
+	elfsig_elf_release(&tmp);
+	elfsig_elf_release(&in);
+	close(in.fd);
+	free(der);
+	free(plan.shdrs);
+	free(plan.strtab);
+	free(dircopy);
+	return ret;
+}
+
+void elfsig_pending_abort(struct elfsig_pending *pend)
+{
+	if (pend->fd >= 0)
+		close(pend->fd);
+	if (pend->tmp)
+		unlink(pend->tmp);
+	free(pend->tmp);
+	free(pend->target);
+	free(pend->dir);
+	memset(pend, 0, sizeof(*pend));
+	pend->fd = -1;
+}
+
+/*
+ * Rename the temporary file over the target. With @sync, fsync it first;
+ * a batch passes false after one syncfs() covered every file.
+ */
+int elfsig_pending_commit(struct elfsig_pending *pend, bool sync)
+{
+	int ret = 0;
+
+	if (sync && fsync(pend->fd) != 0) {
+		ret = -errno;
+		elfsig_err("%s: %s", pend->name, strerror(errno));
+		goto fail;
+	}
+	if (rename(pend->tmp, pend->target) != 0) {
+		ret = -errno;
+		elfsig_err("%s: cannot replace %s: %s", pend->name, pend->target,
+			   strerror(errno));
+		goto fail;
+	}
+	free(pend->tmp);
+	pend->tmp = NULL;
+	if (sync)
+		(void)sync_dir(pend->dir);
+fail:
+	elfsig_pending_abort(pend);
+	return ret;
+}
+
+int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
+		   elfsig_make_sig_fn make_sig, void *ctx, unsigned int flags)
+{
+	struct elfsig_pending pend;
+	int ret;
+
+	ret = elfsig_rewrite_prepare(path, out, hash, make_sig, ctx, flags, &pend);
+	if (ret)
+		return ret;
+	return elfsig_pending_commit(&pend, true);
+}
+
+/*
+ * Commit many prepared files with one syncfs() per file system instead of
+ * one fsync() each (a journal commit apiece): every temporary file is on
+ * stable storage before the first rename, so each file still ends up
+ * either old or new, never torn. Entries whose results[i] is non-zero are
+ * skipped.
+ */
+void elfsig_pending_commit_all(struct elfsig_pending *p, size_t n, int *results)
+{
+	dev_t devs[64];
+	size_t ndev = 0, i, j;
+	struct stat st;
+
+	for (i = 0; i < n; i++) {
+		bool seen = false;
+
+		if (results[i])
+			continue;
+		if (fstat(p[i].fd, &st) != 0) {
+			results[i] = -errno;
+			elfsig_err("%s: %s", p[i].name, strerror(errno));
+			elfsig_pending_abort(&p[i]);
+			continue;
+		}
+		for (j = 0; j < ndev; j++)
+			seen |= devs[j] == st.st_dev;
+		if (seen && ndev < sizeof(devs) / sizeof(devs[0]))
+			continue;
+		if (syncfs(p[i].fd) != 0) {
+			results[i] = -errno;
+			elfsig_err("%s: %s", p[i].name, strerror(errno));
+			elfsig_pending_abort(&p[i]);
+			continue;
+		}
+		if (ndev < sizeof(devs) / sizeof(devs[0]))
+			devs[ndev++] = st.st_dev;
+	}
+	for (i = 0; i < n; i++) {
+		char *dir;
+		bool seen = false;
+
+		if (results[i])
+			continue;
+		dir = p[i].dir;
+		p[i].dir = NULL;
+		results[i] = elfsig_pending_commit(&p[i], false);
+		for (j = 0; j < i && dir; j++)
+			seen |= !results[j] && p[j].dir && !strcmp(p[j].dir, dir);
+		if (!results[i] && dir && !seen)
+			(void)sync_dir(dir);
+		/* Keep the name to skip the same directory later. */
+		p[i].dir = results[i] ? NULL : dir;
+		if (results[i])
+			free(dir);
+	}
+	for (i = 0; i < n; i++) {
+		free(p[i].dir);
+		p[i].dir = NULL;
+	}
+}

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Host test suites of the signer (the kernel, TPM and loader suites add
+# themselves from their own .mk files).
+
+SIGNER_SUITES := tests/signer/test-api.sh tests/signer/test-roundtrip.sh \
+		 tests/signer/test-tamper.sh tests/signer/test-keys.sh \
+		 tests/signer/test-hostile.sh
+CHECK_SUITES  += $(SIGNER_SUITES)
+ASAN_SUITES   += $(SIGNER_SUITES)
+-include tests/fuzz/fuzz.mk
