@@ -48,7 +48,8 @@ check() {
 		t_fail "$name: still runs"
 	# flip one byte of the program text: both verifiers must refuse
 	cp "$f" "$f.bad"
-	off=$(readelf -SW "$f" | awk '$2 == ".text" { print $5; exit }')
+	off=$(readelf -SW "$f" | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == ".text" { print $4; exit }')
+	[ -n "$off" ] || { t_fail "$name: find .text"; return; }
 	off=$((0x$off + 16))
 	printf '\xcc' | dd of="$f.bad" bs=1 seek="$off" conv=notrunc 2>/dev/null
 	"$SIGNELF" verify --cert "$cert" "$f.bad" >/dev/null 2>&1 &&
