@@ -29,5 +29,5 @@ TPM_SUITES := tests/tpm/symbols.sh tests/tpm/sealed-file.sh \
 	      tests/tpm/seal.sh tests/tpm/errors.sh tests/tpm/interop.sh \
 	      tests/tpm/keygen.sh tests/tpm/sign-elf.sh
 CHECK_SUITES += $(TPM_SUITES)
-ASAN_SUITES  += tests/tpm/sealed-file.sh tests/tpm/seal.sh \
+ASAN_SUITES  += tests/tpm/sealed-file.sh tests/tpm/seal.sh tests/tpm/keygen.sh \
 		tests/tpm/errors.sh tests/tpm/interop.sh
