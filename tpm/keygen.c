@@ -262,7 +262,7 @@ int elfsig_tpm_evict(struct elfsig_tpm *t, uint32_t handle)
 	if (ret)
 		return ret;
 	ret = tpm_evict_control(t, tr, handle, &out);
-	if (ret)
-		Esys_TR_Close(t->esys, &tr);
+	/* ESAPI keeps the evicted object's node (and returns no new one). */
+	Esys_TR_Close(t->esys, &tr);
 	return ret;
 }

@@ -31,3 +31,19 @@ TPM_SUITES := tests/tpm/symbols.sh tests/tpm/sealed-file.sh \
 CHECK_SUITES += $(TPM_SUITES)
 ASAN_SUITES  += tests/tpm/sealed-file.sh tests/tpm/seal.sh tests/tpm/keygen.sh \
 		tests/tpm/errors.sh tests/tpm/interop.sh
+
+# Unit tests against a fake ESAPI (link-time --wrap): error paths swtpm
+# does not produce, and flushing on every one of them.
+TPM_WRAPPED := Tss2_TctiLdr_Initialize Tss2_TctiLdr_Finalize Esys_Initialize \
+	       Esys_Finalize Esys_CreatePrimary Esys_Create Esys_Load \
+	       Esys_StartAuthSession Esys_TRSess_SetAttributes Esys_PolicyPCR \
+	       Esys_PolicyGetDigest Esys_Unseal Esys_PCR_Read Esys_PCR_Extend \
+	       Esys_TR_FromTPMPublic Esys_TR_Close Esys_FlushContext \
+	       Esys_EvictControl Esys_ReadPublic
+$(O)/tests/tpm/unit/mock-esys.o: CPPFLAGS += $(TPM_CFLAGS)
+$(O)/tests/tpm/unit/mock-esys: $(O)/tests/tpm/unit/mock-esys.o $(O)/libelfsig-tpm.a
+	$(CC) $(LDFLAGS) $(TPM_WRAPPED:%=-Wl,--wrap=%) -o $@ $^ $(TPM_LIBS)
+
+CHECK_PREREQS += $(O)/tests/tpm/unit/mock-esys
+CHECK_SUITES  += tests/tpm/unit.sh
+ASAN_SUITES   += tests/tpm/unit.sh
