@@ -63,8 +63,8 @@ while True:
 PY
 mute=$!
 t_on_exit "kill $mute 2>/dev/null"
-for _ in $(seq 1 50); do
-	ss -Hltn "sport = :$port" | grep -q . && break
+for _ in $(seq 1 200); do
+	[ "$(ss -Hltn "sport = :$port or sport = :$((port + 1))" | wc -l)" = 2 ] && break
 	sleep 0.1
 done
 start=$(date +%s)
