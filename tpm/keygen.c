@@ -150,8 +150,9 @@ static int write_tss2_pem(const char *path, uint32_t parent,
 		goto out;
 	}
 	if (PEM_write_bio(bio, TSS2_PEM_NAME, "", der, derlen) <= 0 ||
-	    BIO_flush(bio) <= 0) {
+	    BIO_flush(bio) <= 0 || fsync(fd)) {
 		tpm_err("%s: write failed", path);
+		unlink(path);	/* ours: created with O_EXCL above */
 		goto out;
 	}
 	ret = 0;

@@ -129,5 +129,15 @@ fi
 msg=$($T unseal --srk-handle 0x81000003 --in "$D/psealed" 2>&1); rc=$?
 [ $rc = 1 ] && [ "$msg" = "elfsig-tpm: no object at persistent handle 0x81000003" ] &&
 	t_pass missing-srk-handle || t_fail missing-srk-handle "rc=$rc $msg"
+# Anything but a standard SRK at the handle is refused (it would be the
+# salt key of the unseal session).
+tpm2_createprimary -Q -C o -G rsa2048 -c "$D/rsasrk.ctx" && tpm2_evictcontrol -Q -C o -c "$D/rsasrk.ctx" 0x81000004 &&
+	tpm2_flushcontext -t
+$T keygen --handle 0x81000005 >/dev/null
+for h in 0x81000004 0x81000005; do
+	msg=$($T unseal --srk-handle $h --in "$D/psealed" 2>&1); rc=$?
+	[ $rc = 1 ] && [ "$msg" = "elfsig-tpm: persistent handle $h does not hold a standard ECC P-256 storage root key" ] &&
+		t_pass "non-srk-at-handle-refused-$h" || t_fail "non-srk-at-handle-refused-$h" "rc=$rc $msg"
+done
 t_check no-transient-at-end no_transients
 exit 0
