@@ -25,9 +25,9 @@ for page in "$TOP"/man/*.[0-9]; do
 	cmds=$(awk '/^Commands:/ {c=1; next} c && /^  [a-z]/ {print $1} c && /^$/ {c=0}' "$T_TMP/help")
 	for c in $cmds; do "$bin" "$c" --help >> "$T_TMP/help" 2>&1; done
 	missing=
-	for opt in $(grep -oE -- '--[a-z][a-z0-9-]+' "$T_TMP/help" | sort -u); do
+	while read -r opt; do
 		grep -qF -- "$opt" "$T_TMP/flat" || missing+=" $opt"
-	done
+	done < <(grep -oE -- '--[a-z][a-z0-9-]+' "$T_TMP/help" | sort -u)
 	n=$(grep -oE -- '--[a-z][a-z0-9-]+' "$T_TMP/help" | sort -u | wc -l)
 	[ -z "$missing" ] && [ "$n" -gt 0 ] &&
 		t_pass "man $prog documents all $n options of --help${cmds:+ and its subcommands}" ||
