@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers for the tpm/ suites: a private swtpm on a free port.
+# shellcheck shell=bash
+# shellcheck source=../lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+TPM_TOOL=${TPM_TOOL:-$BUILD/elfsig-tpm}
+export TSS2_LOG=${TSS2_LOG:-all+none}
+
+# tpm_need TOOL...: exit 77 when a tool the suite needs is missing.
+tpm_need() {
+	local t
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || {
+			echo "SKIP: $(basename "$0"): $t not installed"; exit 77; }
+	done
+	[ -x "$TPM_TOOL" ] || { echo "FAIL: $(basename "$0"): $TPM_TOOL not built"; exit 1; }
+}
+
+# tpm_start: a fresh swtpm, stopped on exit; sets TPM_PORT, TCTI and the
+# variables tpm2-tools and the tpm2 provider read.
+tpm_start() {
+	[ -n "${T_TMP:-}" ] || t_mktemp
+	local i
+	mkdir -p "$T_TMP/tpmstate"
+	for i in 1 2 3 4 5; do
+		TPM_PORT=$(t_free_port) || return 1
+		if swtpm socket --tpm2 --tpmstate dir="$T_TMP/tpmstate" \
+			--server type=tcp,port="$TPM_PORT",bindaddr=127.0.0.1 \
+			--ctrl type=tcp,port=$((TPM_PORT + 1)),bindaddr=127.0.0.1 \
+			--flags not-need-init,startup-clear \
+			--pid file="$T_TMP/swtpm.pid" --daemon 2>"$T_TMP/swtpm.log"; then
+			break
+		fi
+	done
+	[ -s "$T_TMP/swtpm.pid" ] || { echo "swtpm did not start: $(cat "$T_TMP/swtpm.log")" >&2; return 1; }
+	TPM_PID=$(cat "$T_TMP/swtpm.pid")
+	t_on_exit "kill $TPM_PID 2>/dev/null"
+	TCTI="swtpm:host=127.0.0.1,port=$TPM_PORT"
+	export TPM2TOOLS_TCTI=$TCTI TPM2OPENSSL_TCTI=$TCTI
+	# Ready when it answers.
+	for i in $(seq 1 50); do
+		tpm2_getrandom 1 >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "swtpm on port $TPM_PORT does not answer" >&2
+	return 1
+}

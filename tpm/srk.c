@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* srk.c - the storage root key: standard template, primary or persistent. */
+#include <errno.h>
+#include <string.h>
+
+#include "tpm_private.h"
+
+/*
+ * The ECC P-256 SRK template of the TCG "TPM v2.0 Provisioning Guidance"
+ * (7.5.1), as systemd and the tpm2 OpenSSL provider instantiate it: a
+ * restricted decryption key with AES-128-CFB, no scheme, zero-sized unique.
+ * The same template always yields the same key from the owner seed, so
+ * `tpm2_createprimary -C o -g sha256 -G ecc256:aes128cfb -a
+ * "restricted|decrypt|fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda"`
+ * and the provider's own primary are this very key.
+ */
+void tpm_srk_template(TPM2B_PUBLIC *tmpl)
+{
+	memset(tmpl, 0, sizeof(*tmpl));
+	tmpl->publicArea.type = TPM2_ALG_ECC;
+	tmpl->publicArea.nameAlg = TPM2_ALG_SHA256;
+	tmpl->publicArea.objectAttributes =
+		TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
+		TPMA_OBJECT_SENSITIVEDATAORIGIN | TPMA_OBJECT_USERWITHAUTH |
+		TPMA_OBJECT_NODA | TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT;
+	tmpl->publicArea.parameters.eccDetail.symmetric.algorithm = TPM2_ALG_AES;
+	tmpl->publicArea.parameters.eccDetail.symmetric.keyBits.aes = 128;
+	tmpl->publicArea.parameters.eccDetail.symmetric.mode.aes = TPM2_ALG_CFB;
+	tmpl->publicArea.parameters.eccDetail.scheme.scheme = TPM2_ALG_NULL;
+	tmpl->publicArea.parameters.eccDetail.curveID = TPM2_ECC_NIST_P256;
+	tmpl->publicArea.parameters.eccDetail.kdf.scheme = TPM2_ALG_NULL;
+}
+
+static int tpm_create_primary(struct elfsig_tpm *t, const TPM2B_PUBLIC *tmpl,
+			      ESYS_TR *out)
+{
+	static const TPM2B_SENSITIVE_CREATE sens;
+	static const TPM2B_DATA outside;
+	static const TPML_PCR_SELECTION creation_pcr;
+	TSS2_RC rc;
+
+	rc = Esys_CreatePrimary(t->esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD,
+				ESYS_TR_NONE, ESYS_TR_NONE, &sens, tmpl,
+				&outside, &creation_pcr, out, NULL, NULL, NULL,
+				NULL);
+	if (rc != TSS2_RC_SUCCESS)
+		*out = ESYS_TR_NONE;
+	return tpm_rc_fail(rc, "creating the storage root key");
+}
+
+int tpm_tr_from_public(struct elfsig_tpm *t, uint32_t handle, ESYS_TR *tr,
+		       bool quiet)
+{
+	TSS2_RC rc;
+
+	rc = Esys_TR_FromTPMPublic(t->esys, handle, ESYS_TR_NONE, ESYS_TR_NONE,
+				   ESYS_TR_NONE, tr);
+	if (rc == TSS2_RC_SUCCESS)
+		return 0;
+	*tr = ESYS_TR_NONE;
+	if (quiet)
+		return tpm_rc_errno(rc);
+	if (tpm_rc_errno(rc) == -ENOENT) {
+		tpm_err("no object at persistent handle 0x%08x", handle);
+		return -ENOENT;
+	}
+	return tpm_rc_fail(rc, "looking up a persistent handle");
+}
+
+/**
+ * tpm_srk_get() - the SRK, loaded once per connection
+ * @t:   connection
+ * @srk: out, ESYS_TR of the SRK (owned by @t: do not flush)
+ * Return: 0 or a negative errno.
+ */
+int tpm_srk_get(struct elfsig_tpm *t, ESYS_TR *srk)
+{
+	TPM2B_PUBLIC tmpl;
+	int ret;
+
+	if (t->srk == ESYS_TR_NONE) {
+		if (t->srk_handle) {
+			ret = tpm_tr_from_public(t, t->srk_handle, &t->srk,
+						 false);
+		} else {
+			tpm_srk_template(&tmpl);
+			ret = tpm_create_primary(t, &tmpl, &t->srk);
+			t->srk_transient = ret == 0;
+		}
+		if (ret)
+			return ret;
+	}
+	*srk = t->srk;
+	return 0;
+}
