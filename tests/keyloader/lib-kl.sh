@@ -15,7 +15,7 @@ kl_need() {
 
 # kl_swtpm_start: a fresh swtpm on a free port; sets TPM2TOOLS_TCTI.
 kl_swtpm_start() {
-	local port dir="$T_TMP/tpm.$RANDOM"
+	local port dir="${T_TMP:?}/tpm.$RANDOM"
 	mkdir -p "$dir"
 	port=$(t_free_port) || return 1
 	swtpm socket --tpm2 --tpmstate dir="$dir" \
