@@ -27,6 +27,7 @@ $(O)/elfsig-enroll: $(O)/keyloader/enroll.o $(O)/libelfsig-keyloader.a $(O)/libe
 
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
 
-KL_SUITES := tests/keyloader/policy.sh tests/keyloader/load.sh
+KL_SUITES := tests/keyloader/policy.sh tests/keyloader/load.sh \
+	     tests/keyloader/initramfs.sh
 CHECK_SUITES += $(KL_SUITES)
 ASAN_SUITES  += tests/keyloader/policy.sh tests/keyloader/load.sh
