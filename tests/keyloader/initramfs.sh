@@ -8,7 +8,7 @@
 set -u
 . "$(dirname "$0")/lib-kl.sh"
 
-kl_need mkinitramfs lsinitramfs unmkinitramfs unshare chroot swtpm keyctl openssl busybox
+kl_need mkinitramfs lsinitramfs unmkinitramfs unshare chroot swtpm keyctl openssl busybox cpio
 if [ -z "${KL_IN_SESSION:-}" ]; then
 	KL_IN_SESSION=1 exec keyctl session - "$0" "$@"
 fi
@@ -102,4 +102,39 @@ case $err in *"Operation not permitted"*) t_pass "init-top in the image: keyring
 [ -s "$X/run/elfsig/keyloader.log" ] && [ "$(wc -l < "$X/run/elfsig/keyloader.log")" = 4 ] &&
 	t_pass "init-top in the image: event log in /run/elfsig" ||
 	t_fail "init-top in the image: event log in /run/elfsig"
+
+# dracut: the module, overlaid on dracut's module directory, in an image
+# without a kernel; the loader in it runs in a chroot.
+if ! command -v dracut >/dev/null || ! command -v lsinitrd >/dev/null; then
+	t_skip "dracut module" "dracut not installed (dracut-core)"
+	exit 0
+fi
+DIMG=$T_TMP/dracut.img
+mkdir -p "$T_TMP/dovl/up" "$T_TMP/dovl/work"
+ELFSIG_KEYLOADER=$KL ELFSIG_ETC=$ETC unshare -m sh -ec '
+	mount -t overlay overlay -o lowerdir=/usr/lib/dracut/modules.d,upperdir=$1/up,workdir=$1/work /usr/lib/dracut/modules.d
+	cp -r "$2" /usr/lib/dracut/modules.d/
+	dracut --no-kernel --no-hostonly --no-compress -m "base elfsig" --force "$3"
+' sh "$T_TMP/dovl" "$TOP/keyloader/dracut/91elfsig" "$DIMG" >"$T_TMP/dracut.log" 2>&1
+rc=$?
+dlist=$(lsinitrd "$DIMG" 2>/dev/null)
+missing=
+for f in usr/sbin/elfsig-keyloader usr/lib/dracut/hooks/pre-udev/00-elfsig-keyloader.sh \
+	 etc/elfsig/policy etc/elfsig/policy.sealed etc/elfsig/certs/k2.der libtss2-tcti-device.so.0; do
+	grep -q " $f\| [^ ]*/$f" <<<"$dlist" || missing="$missing $f"
+done
+[ "$rc" = 0 ] && [ -z "$missing" ] && t_pass "dracut: image with loader, hook, enrolment, TCTI device module" ||
+	t_fail "dracut: image with loader, hook, enrolment, TCTI device module" "exit $rc, missing:$missing $(tail -n 3 "$T_TMP/dracut.log" | tr '\n' '|')"
+D=$T_TMP/dx
+mkdir -p "$D"
+(cd "$D" && cpio -id --quiet < "$DIMG") 2>/dev/null
+KR=$(keyctl newring kr-dracut @s)
+timeout 60 chroot "$D" /usr/sbin/elfsig-keyloader -T "$TPM2TOOLS_TCTI" -k "$KR" --kmsg none -l /run/elfsig/keyloader.log > "$T_TMP/dracut.out" 2>&1
+rc=$?
+n=$(kl_keys "$KR")
+[ "$rc" = 1 ] && [ "$n" = 3 ] && locked_err=$(keyctl padd asymmetric "" "$KR" < "$T_TMP/k4.der" 2>&1)
+case $rc/$n/${locked_err:-} in
+1/3/*"Operation not permitted"*) t_pass "dracut: the loader in the image loads the 3 enrolled keys and locks" ;;
+*) t_fail "dracut: the loader in the image loads the 3 enrolled keys and locks" "rc $rc, $n keys: $(tr '\n' '|' < "$T_TMP/dracut.out")" ;;
+esac
 exit 0

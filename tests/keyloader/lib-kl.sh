@@ -13,15 +13,23 @@ kl_need() {
 	done
 }
 
-# kl_swtpm_start: a fresh swtpm on a free port; sets TPM2TOOLS_TCTI.
+# kl_swtpm_start: a fresh swtpm on a free port; sets TPM2TOOLS_TCTI. A
+# port taken between t_free_port and the bind (other suites run in
+# parallel) is retried with another port.
 kl_swtpm_start() {
-	local port dir="${T_TMP:?}/tpm.$RANDOM"
-	mkdir -p "$dir"
-	port=$(t_free_port) || return 1
-	swtpm socket --tpm2 --tpmstate dir="$dir" \
-		--server type=tcp,port="$port" --ctrl type=tcp,port=$((port + 1)) \
-		--flags not-need-init,startup-clear --pid file="$dir/pid" \
-		--daemon || return 1
+	local port dir try
+	for try in 1 2 3 4 5; do
+		dir="${T_TMP:?}/tpm.$try"
+		mkdir -p "$dir"
+		port=$(t_free_port) || return 1
+		swtpm socket --tpm2 --tpmstate dir="$dir" \
+			--server type=tcp,port="$port",bindaddr=127.0.0.1 \
+			--ctrl type=tcp,port=$((port + 1)),bindaddr=127.0.0.1 \
+			--flags not-need-init,startup-clear --pid file="$dir/pid" \
+			--daemon 2>"$dir/err" && break
+		port=
+	done
+	[ -n "$port" ] || { cat "$dir/err" >&2; return 1; }
 	for _ in $(seq 1 50); do
 		[ -s "$dir/pid" ] && break
 		sleep 0.05

@@ -3,8 +3,10 @@
 # dracut module: elfsig-keyloader, its libraries, the TCTI modules tpm2-tss
 # dlopens, the TPM drivers and the enrolment (/etc/elfsig).
 
+# ELFSIG_KEYLOADER and ELFSIG_ETC override the defaults, as in the
+# initramfs-tools hook.
 check() {
-	require_binaries elfsig-keyloader || return 1
+	require_binaries "${ELFSIG_KEYLOADER:-/usr/sbin/elfsig-keyloader}" || return 1
 	return 0
 }
 
@@ -19,7 +21,7 @@ installkernel() {
 install() {
 	local bin tctildr tcti lib cert etc=${ELFSIG_ETC:-/etc/elfsig}
 
-	bin=$(find_binary elfsig-keyloader) || return 1
+	bin=${ELFSIG_KEYLOADER:-/usr/sbin/elfsig-keyloader}
 	inst_binary "$bin" /usr/sbin/elfsig-keyloader || return 1
 	# Loaded with dlopen by libtss2-tctildr, so not in the ldd closure.
 	tctildr=$(ldd "$bin" | sed -n 's/^[[:blank:]]*libtss2-tctildr\.so\.0 => \([^ ]*\) .*/\1/p')
