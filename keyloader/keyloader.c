@@ -93,8 +93,9 @@ static volatile int32_t watchdog_keyring;
 static void __attribute__((format(printf, 2, 3)))
 say(int level, const char *fmt, ...)
 {
-	char msg[1100];
+	char msg[1000];
 	va_list ap;
+	char *c;
 	int n;
 
 	va_start(ap, fmt);
@@ -102,6 +103,11 @@ say(int level, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
+	/* File names and subjects come from the image: one line, printable,
+	 * so nothing can forge a console or kmsg record. */
+	for (c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	fprintf(stderr, "%s: %s\n", PROG, msg);
 	if (kmsg_fd >= 0)
 		dprintf(kmsg_fd, "<%d>%s: %s\n", level, PROG, msg);

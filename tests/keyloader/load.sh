@@ -259,4 +259,85 @@ PY
 else
 	t_fail "rotate" "enrol failed"
 fi
+
+# 10. A TPM that accepts the connection and never answers: the watchdog
+# locks the keyring and exits.
+if case_setup silent k1.pem k2.pem; then
+	sport=$(t_free_port)
+	python3 - "$sport" <<'PY' &
+import socket, sys, time
+p = int(sys.argv[1])
+socks = []
+for port in (p, p + 1):
+    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", port)); s.listen(4); socks.append(s)
+conns = []
+end = time.time() + 60
+for s in socks:
+    s.settimeout(30)
+while time.time() < end:
+    for s in socks:
+        try:
+            s.settimeout(0.2); conns.append(s.accept())
+        except OSError:
+            pass
+PY
+	spid=$!
+	t_on_exit "kill $spid 2>/dev/null"
+	sleep 0.5
+	start=$(date +%s)
+	run_loader -T "swtpm:host=127.0.0.1,port=$sport" --timeout 2
+	expect "TPM that never answers: watchdog, 0 keys, locked" 10 0
+	[ $(( $(date +%s) - start )) -lt 15 ] && t_pass "TPM that never answers: gone in seconds" ||
+		t_fail "TPM that never answers: gone in seconds"
+	kill "$spid" 2>/dev/null
+else
+	t_fail "silent TPM" "enrol failed"
+fi
+
+# 11. File names cannot forge console or kmsg lines.
+if case_setup names k1.pem; then
+	cp "$T_TMP/k2.pem" "$D/certs/evil
+<0>elfsig-keyloader: 99 keys loaded"
+	run_loader
+	expect "a file name with a newline is refused" 1 1
+	if [ "$(grep -vc '^<[0-9]>elfsig-keyloader: ' "$D/kmsg")" = 0 ] &&
+	   ! grep -q '^<0>' "$D/kmsg"; then
+		t_pass "no forged kmsg record"
+	else
+		t_fail "no forged kmsg record" "$(cat "$D/kmsg")"
+	fi
+else
+	t_fail "names" "enrol failed"
+fi
+
+# 12. Enrolment refuses what the loader would: bad PCR value files leave
+# both files untouched; a measurement PCR that is sealed or resettable.
+if case_setup values k1.pem k2.pem; then
+	P=(-p "$D/policy" -s "$D/policy.sealed")
+	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
+	good=$(tpm2_pcrread sha256:0,2,4,7 | sed -n 's/^ *\([0-9]*\) *: 0x\(.*\)/sha256:\1=\2/p')
+	bad=0
+	printf '%s\n' "$good" | grep -v 'sha256:7=' > "$D/v1"			# PCR 7 missing
+	{ printf '%s\n' "$good"; echo "sha256:7=$(printf '%064d' 0)"; } > "$D/v2"	# PCR 7 twice
+	printf '%s\n' "$good" | sed 's/^sha256:4=\(.\{10\}\).*/sha256:4=\1/' > "$D/v3"	# short
+	printf '%s\n' "$good" | sed 's/^sha256:2=./sha256:2=g/' > "$D/v4"		# not hex
+	{ printf '%s\n' "$good"; echo "sha256:99=00"; } > "$D/v5"			# bad index
+	head -c 300 /dev/urandom > "$D/v6"
+	for v in v1 v2 v3 v4 v5 v6; do
+		"$ENROLL" reseal "${P[@]}" --pcr-values "$D/$v" >"$D/out" 2>&1 && bad=$((bad + 1))
+	done
+	[ "$bad" = 0 ] && [ "$(cat "$D/policy" "$D/policy.sealed" | sha256sum)" = "$sums" ] &&
+		t_pass "malformed PCR value files refused, files untouched" ||
+		t_fail "malformed PCR value files refused, files untouched" "$bad accepted"
+	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --pcrs sha256:0,7,13 "$T_TMP/k1.pem" >"$D/out" 2>&1
+	rc1=$?
+	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --measure-pcr 16 "$T_TMP/k1.pem" >"$D/out" 2>&1
+	rc2=$?
+	[ "$rc1" = 2 ] && [ "$rc2" = 2 ] && [ ! -e "$D/p2" ] &&
+		t_pass "measurement PCR sealed or resettable: refused at enrolment" ||
+		t_fail "measurement PCR sealed or resettable: refused at enrolment" "$rc1 $rc2"
+else
+	t_fail "values" "enrol failed"
+fi
 exit 0
