@@ -7,3 +7,4 @@ SIGNER_SUITES := tests/signer/test-api.sh tests/signer/test-roundtrip.sh \
 		 tests/signer/test-hostile.sh
 CHECK_SUITES  += $(SIGNER_SUITES)
 ASAN_SUITES   += $(SIGNER_SUITES)
+-include tests/fuzz/fuzz.mk

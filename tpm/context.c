@@ -13,6 +13,7 @@
 #include "tpm_private.h"
 
 #define PROBE_TIMEOUT_MS 3000
+#define PROBE_NO_HOST	-1	/* the host name does not resolve */
 
 const char *elfsig_tpm_tcti(const char *explicit_tcti)
 {
@@ -60,7 +61,7 @@ static bool tcti_is(const char *conf, const char *name)
 	return !strncmp(conf, name, n) && (conf[n] == ':' || conf[n] == '\0');
 }
 
-/* A TCP connect with a deadline: returns 0 or a positive errno. */
+/* A TCP connect with a deadline: 0, a positive errno or PROBE_NO_HOST. */
 static int tcp_probe(const char *host, const char *port)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
@@ -68,7 +69,7 @@ static int tcp_probe(const char *host, const char *port)
 	int err = EHOSTUNREACH;
 
 	if (getaddrinfo(host, port, &hints, &res))
-		return EHOSTUNREACH;
+		return PROBE_NO_HOST;
 	for (ai = res; ai; ai = ai->ai_next) {
 		struct pollfd pfd;
 		socklen_t sl = sizeof(err);
@@ -98,6 +99,12 @@ static int tcp_probe(const char *host, const char *port)
 	}
 	freeaddrinfo(res);
 	return err;
+}
+
+static const char *probe_reason(int err)
+{
+	return err == PROBE_NO_HOST ? "host name does not resolve" :
+	       strerror(err);
 }
 
 /* Why the TPM behind @conf cannot be reached: 0 if no reason is found. */
@@ -170,7 +177,7 @@ int elfsig_tpm_open(const struct elfsig_tpm_opts *opts,
 		err = tcti_probe(t->tcti_conf);
 		if (err) {
 			tpm_err("TPM not reachable at %s: %s", t->tcti_conf,
-				strerror(err));
+				probe_reason(err));
 			elfsig_tpm_close(t);
 			return -ENODEV;
 		}
@@ -183,7 +190,7 @@ int elfsig_tpm_open(const struct elfsig_tpm_opts *opts,
 				t->tcti_conf);
 		else if ((err = tcti_probe(t->tcti_conf)))
 			tpm_err("TPM not reachable at %s: %s", t->tcti_conf,
-				strerror(err));
+				probe_reason(err));
 		else
 			tpm_err("TPM not reachable at %s: cannot initialise the TCTI (%s)",
 				t->tcti_conf, Tss2_RC_Decode(rc));

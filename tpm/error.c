@@ -10,6 +10,7 @@
 
 static elfsig_tpm_error_cb error_cb;
 static void *error_ctx;
+static int error_muted;
 
 void elfsig_tpm_set_error_callback(elfsig_tpm_error_cb cb, void *ctx)
 {
@@ -24,13 +25,20 @@ void tpm_err(const char *fmt, ...)
 	char msg[512];
 	va_list ap;
 
-	if (error_cb) {
+	if (error_cb && !error_muted) {
 		va_start(ap, fmt);
 		vsnprintf(msg, sizeof(msg), fmt, ap);
 		va_end(ap);
 		error_cb(msg, error_ctx);
 	}
 	errno = saved;
+}
+
+/* While muted, failures are not reported: for best-effort diagnostics
+ * whose own failure must not add a second line to the real one. */
+void tpm_err_mute(bool mute)
+{
+	error_muted += mute ? 1 : -1;
 }
 
 /* The TPM's format-one codes carry the parameter/handle/session number in

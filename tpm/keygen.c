@@ -150,8 +150,9 @@ static int write_tss2_pem(const char *path, uint32_t parent,
 		goto out;
 	}
 	if (PEM_write_bio(bio, TSS2_PEM_NAME, "", der, derlen) <= 0 ||
-	    BIO_flush(bio) <= 0) {
+	    BIO_flush(bio) <= 0 || fsync(fd)) {
 		tpm_err("%s: write failed", path);
+		unlink(path);	/* ours: created with O_EXCL above */
 		goto out;
 	}
 	ret = 0;
@@ -262,7 +263,7 @@ int elfsig_tpm_evict(struct elfsig_tpm *t, uint32_t handle)
 	if (ret)
 		return ret;
 	ret = tpm_evict_control(t, tr, handle, &out);
-	if (ret)
-		Esys_TR_Close(t->esys, &tr);
+	/* ESAPI keeps the evicted object's node (and returns no new one). */
+	Esys_TR_Close(t->esys, &tr);
 	return ret;
 }

@@ -164,9 +164,16 @@ static void report_policy_failure(struct elfsig_tpm *t,
 	char list[128], sel[128];
 	size_t used = 0;
 	unsigned int i, n = 0;
+	bool have_cur = false;
 
 	elfsig_tpm_pcrsel_format(&s->sel, sel, sizeof(sel));
-	if (!s->has_values || elfsig_tpm_pcr_read(t, &s->sel, &cur)) {
+	if (s->has_values) {
+		/* Best effort: its failure must not be a second message. */
+		tpm_err_mute(true);
+		have_cur = elfsig_tpm_pcr_read(t, &s->sel, &cur) == 0;
+		tpm_err_mute(false);
+	}
+	if (!have_cur) {
 		tpm_err("PCR policy not satisfied: one of PCRs %s changed since the secret was sealed",
 			sel);
 		return;

@@ -67,6 +67,41 @@ int tpm_tr_from_public(struct elfsig_tpm *t, uint32_t handle, ESYS_TR *tr,
 	return tpm_rc_fail(rc, "looking up a persistent handle");
 }
 
+/*
+ * A persistent SRK must be what the template makes: a TPM-generated,
+ * non-duplicable, restricted storage key with our parameters. Anything
+ * else at the handle (a key whose private part someone knows, a signing
+ * key) would be used as the salt key of the unseal session and could
+ * expose the secret. The public point itself is not pinned (see docs).
+ */
+static int check_srk_public(struct elfsig_tpm *t, ESYS_TR srk)
+{
+	TPM2B_PUBLIC *pub = NULL, tmpl;
+	const TPMT_PUBLIC *p, *w;
+	TSS2_RC rc;
+	bool ok;
+
+	rc = Esys_ReadPublic(t->esys, srk, ESYS_TR_NONE, ESYS_TR_NONE,
+			     ESYS_TR_NONE, &pub, NULL, NULL);
+	if (rc != TSS2_RC_SUCCESS)
+		return tpm_rc_fail(rc, "reading the storage root key");
+	tpm_srk_template(&tmpl);
+	p = &pub->publicArea;
+	w = &tmpl.publicArea;
+	ok = p->type == w->type && p->nameAlg == w->nameAlg &&
+	     p->objectAttributes == w->objectAttributes &&
+	     p->authPolicy.size == 0 &&
+	     !memcmp(&p->parameters.eccDetail, &w->parameters.eccDetail,
+		     sizeof(w->parameters.eccDetail));
+	Esys_Free(pub);
+	if (!ok) {
+		tpm_err("persistent handle 0x%08x does not hold a standard ECC P-256 storage root key",
+			t->srk_handle);
+		return -EKEYREJECTED;
+	}
+	return 0;
+}
+
 /**
  * tpm_srk_get() - the SRK, loaded once per connection
  * @t:   connection
@@ -82,6 +117,11 @@ int tpm_srk_get(struct elfsig_tpm *t, ESYS_TR *srk)
 		if (t->srk_handle) {
 			ret = tpm_tr_from_public(t, t->srk_handle, &t->srk,
 						 false);
+			if (!ret) {
+				ret = check_srk_public(t, t->srk);
+				if (ret)
+					Esys_TR_Close(t->esys, &t->srk);
+			}
 		} else {
 			tpm_srk_template(&tmpl);
 			ret = tpm_create_primary(t, &tmpl, &t->srk);

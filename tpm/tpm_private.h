@@ -30,6 +30,7 @@ struct elfsig_tpm_sealed {
 
 /* error.c */
 void tpm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tpm_err_mute(bool mute);
 int tpm_rc_errno(TSS2_RC rc);
 const char *tpm_rc_explain(TSS2_RC rc);
 int tpm_rc_fail(TSS2_RC rc, const char *what);

@@ -6,6 +6,9 @@
 
 TPM_TOOL=${TPM_TOOL:-$BUILD/elfsig-tpm}
 export TSS2_LOG=${TSS2_LOG:-all+none}
+# Sanitizer builds: a report must never pass as an ordinary failure.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=99:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=99:print_stacktrace=1}
 
 # tpm_need TOOL...: exit 77 when a tool the suite needs is missing.
 tpm_need() {

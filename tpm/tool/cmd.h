@@ -23,11 +23,15 @@ enum {
 struct common_opts {
 	const char *tcti;
 	uint32_t srk_handle;
+	uint32_t timeout;	/* seconds until we give up on the TPM */
 };
+
+#define DEFAULT_TPM_TIMEOUT 120
 
 #define COMMON_LONGOPTS \
 	{ "tcti", required_argument, NULL, 'T' }, \
 	{ "srk-handle", required_argument, NULL, 'S' }, \
+	{ "timeout", required_argument, NULL, 'W' }, \
 	{ "help", no_argument, NULL, 'h' }
 
 extern const char *prog;
@@ -51,5 +55,6 @@ void print_hex(const uint8_t *p, size_t len);
 int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len);
 int write_file(const char *path, const uint8_t *buf, size_t len);
 int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm);
+void tpm_watchdog(const struct common_opts *c);
 
 #endif

@@ -2,6 +2,7 @@
 /* cmd_common.c - option parsing, files and exit codes shared by commands. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,13 @@ int common_opt(struct common_opts *c, int opt, const char *arg)
 		    (c->srk_handle >> 24) != 0x81) {
 			err_msg("--srk-handle %s: expected a persistent handle like 0x81000001",
 				arg);
+			return -EINVAL;
+		}
+		return 1;
+	case 'W':
+		if (parse_u32(arg, &c->timeout) || !c->timeout ||
+		    c->timeout > 3600) {
+			err_msg("--timeout %s: seconds, 1..3600", arg);
 			return -EINVAL;
 		}
 		return 1;
@@ -188,6 +196,36 @@ int write_file(const char *path, const uint8_t *buf, size_t len)
 	return ret;
 }
 
+static char watchdog_msg[512];
+static size_t watchdog_len;
+
+static void watchdog_fired(int sig)
+{
+	ssize_t n = write(2, watchdog_msg, watchdog_len);
+
+	(void)n;
+	_exit(EXIT_UNREACHABLE);
+}
+
+/*
+ * ESAPI's synchronous calls block without limit, and a TPM (or a socket
+ * that accepted and went silent) may never answer: the program, not the
+ * library, puts a deadline on the whole TPM conversation.
+ */
+void tpm_watchdog(const struct common_opts *c)
+{
+	unsigned int secs = c->timeout ? c->timeout : DEFAULT_TPM_TIMEOUT;
+	int n;
+
+	n = snprintf(watchdog_msg, sizeof(watchdog_msg),
+		     "%s: TPM not reachable at %s: no answer within %u s\n",
+		     prog, elfsig_tpm_tcti(c->tcti), secs);
+	watchdog_len = n < 0 ? 0 : (size_t)n < sizeof(watchdog_msg) ?
+		       (size_t)n : sizeof(watchdog_msg) - 1;
+	signal(SIGALRM, watchdog_fired);
+	alarm(secs);
+}
+
 int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm)
 {
 	struct elfsig_tpm_opts o = {
@@ -195,5 +233,6 @@ int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm)
 		.srk_handle = c->srk_handle,
 	};
 
+	tpm_watchdog(c);
 	return elfsig_tpm_open(&o, tpm);
 }

@@ -133,6 +133,7 @@ int cmd_keygen(int argc, char **argv)
 	}
 	cert.tcti = common.tcti;
 	cert.days = days;
+	tpm_watchdog(&common);
 	ret = elfsig_tpm_make_cert(&cert);
 	if (!ret && cert.cert)
 		printf("%s: self-signed certificate\n", cert.cert);

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_elf.c - the ELF reader and the image digest on arbitrary bytes.
+ */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct elfsig_elf elf;
+	uint8_t digest[ELFSIG_MAX_DIGEST];
+	size_t dlen;
+	int fd;
+
+	fuzz_quiet();
+	fd = fuzz_memfd(data, size);
+	if (fd < 0)
+		return 0;
+	if (elfsig_elf_parse_fd(&elf, fd, "fuzz", ELFSIG_PARSE_SEGMENTS) == 0) {
+		(void)elfsig_elf_digest(&elf, ELFSIG_HASH_SHA256, digest, &dlen);
+		elfsig_elf_release(&elf);
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Seed corpora for the fuzz harnesses, made from real binaries at run time.
+# Sourced after tests/signer/fixtures.sh; fills $SEEDS/<harness>/.
+
+fuzz_seeds() {
+	local b s
+	SEEDS=${SEEDS:-$TOP/build/fuzz/seeds}
+	[ -f "$SEEDS/.done" ] && return 0
+	rm -rf "$SEEDS"; mkdir -p "$SEEDS"/{elf,sections,pkcs7,rewrite}
+	printf '\t.globl _start\n\t.text\n_start:\tmov $60, %%eax\n\txor %%edi, %%edi\n\tsyscall\n' \
+		> "$FIX/src/tiny.s"
+	as -o "$FIX/src/tiny.o" "$FIX/src/tiny.s" && ld -o "$FIX/bin/tiny" "$FIX/src/tiny.o"
+	for b in tiny s390x-be64 ppc32-be32 aarch64; do
+		for k in rsa2048 p256; do
+			s=$SEEDS/elf/$b-$k
+			fix_sign $k "$FIX/bin/$b" "$s" || return 1
+			cp "$s" "$SEEDS/sections/"; cp "$s" "$SEEDS/rewrite/"
+			"$SIGNELF" show --json "$s" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+data = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(data[d["section_offset"]:d["section_offset"] + d["section_size"]])
+' "$s" "$SEEDS/pkcs7/$b-$k.der"
+		done
+		cp "$FIX/bin/$b" "$SEEDS/rewrite/$b-unsigned"
+	done
+	# Hostile variants of a small signed file seed every harness too.
+	$ELFCRAFT hostile "$SEEDS/elf/tiny-rsa2048" "$SEEDS/hostile" > /dev/null
+	for s in "$SEEDS"/hostile/*; do
+		cp "$s" "$SEEDS/elf/h-${s##*/}"; cp "$s" "$SEEDS/sections/h-${s##*/}"
+	done
+	rm -rf "$SEEDS/hostile"
+	touch "$SEEDS/.done"
+}
