@@ -47,3 +47,26 @@ $(O)/tests/tpm/unit/mock-esys: $(O)/tests/tpm/unit/mock-esys.o $(O)/libelfsig-tp
 CHECK_PREREQS += $(O)/tests/tpm/unit/mock-esys
 CHECK_SUITES  += tests/tpm/unit.sh
 ASAN_SUITES   += tests/tpm/unit.sh
+
+# The sealed-object parser under libFuzzer (make fuzz-tpm FUZZ_SECONDS=N),
+# and its seed corpus replayed by make check with the ordinary build.
+TPM_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+		  -fno-sanitize-recover=undefined -D_GNU_SOURCE -Itpm $(TPM_CFLAGS)
+build/fuzz/fuzz-tpm-sealed: tests/tpm/fuzz_sealed.c $(TPM_LIB_SRCS) tpm/elfsig_tpm.h tpm/tpm_private.h
+	@mkdir -p $(dir $@)
+	$(or $(FUZZ_CC),clang) $(TPM_FUZZ_FLAGS) -o $@ $< $(TPM_LIB_SRCS) $(TPM_LIBS)
+
+.PHONY: fuzz-tpm
+fuzz-tpm: build/fuzz/fuzz-tpm-sealed
+	@mkdir -p build/fuzz/corpus-tpm-sealed
+	build/fuzz/fuzz-tpm-sealed -max_total_time=$(or $(FUZZ_SECONDS),60) \
+		-max_len=9000 build/fuzz/corpus-tpm-sealed tests/tpm/data
+
+$(O)/tpm-fuzz/replay-sealed: $(O)/tests/tpm/fuzz_sealed.o $(O)/tests/fuzz/standalone.o $(O)/libelfsig-tpm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TPM_LIBS)
+$(O)/tests/tpm/fuzz_sealed.o: CPPFLAGS += $(TPM_CFLAGS)
+
+CHECK_PREREQS += $(O)/tpm-fuzz/replay-sealed
+CHECK_SUITES  += tests/tpm/fuzz-replay.sh
+ASAN_SUITES   += tests/tpm/fuzz-replay.sh
