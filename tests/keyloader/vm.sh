@@ -47,6 +47,7 @@ boot() {
 	grep -E '^(PASS|FAIL|SKIP): ' "$W/$name.log" | sed "s/^\(PASS\|FAIL\|SKIP\): /\1: vm $name: /"
 }
 
+# shellcheck disable=SC2016 # guest code, expanded in the guest
 common='
 export TPM2TOOLS_TCTI=device:/dev/tpmrm0
 mkdir -p /run && mount -t tmpfs tmpfs /run
