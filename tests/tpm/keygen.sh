@@ -120,7 +120,7 @@ fi
 
 # The wrapped key is bound to this TPM: another TPM cannot use it.
 mkdir "$T_TMP/tpm2state"
-p2=$(t_free_port)
+p2=$(tpm_free_port)
 swtpm socket --tpm2 --tpmstate dir="$T_TMP/tpm2state" --server type=tcp,port="$p2",bindaddr=127.0.0.1 \
 	--ctrl type=tcp,port=$((p2 + 1)),bindaddr=127.0.0.1 --flags not-need-init,startup-clear \
 	--pid file="$T_TMP/swtpm2.pid" --daemon
