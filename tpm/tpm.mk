@@ -30,7 +30,7 @@ TPM_SUITES := tests/tpm/symbols.sh tests/tpm/sealed-file.sh \
 	      tests/tpm/keygen.sh tests/tpm/sign-elf.sh
 CHECK_SUITES += $(TPM_SUITES)
 ASAN_SUITES  += tests/tpm/sealed-file.sh tests/tpm/seal.sh tests/tpm/keygen.sh \
-		tests/tpm/errors.sh tests/tpm/interop.sh
+		tests/tpm/errors.sh tests/tpm/interop.sh tests/tpm/sign-elf.sh
 
 # Unit tests against a fake ESAPI (link-time --wrap): error paths swtpm
 # does not produce, and flushing on every one of them.

@@ -56,7 +56,7 @@ tpm_start() {
 	TCTI="swtpm:host=127.0.0.1,port=$TPM_PORT"
 	export TPM2TOOLS_TCTI=$TCTI TPM2OPENSSL_TCTI=$TCTI
 	# Ready when it answers.
-	for i in $(seq 1 50); do
+	for _ in $(seq 1 50); do
 		tpm2_getrandom 1 >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done

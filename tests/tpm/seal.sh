@@ -52,8 +52,8 @@ msg=$($T seal --pcrs sha256:7 --in "$D/s0" --out "$D/x" 2>&1); rc=$?
 	t_fail seal-empty-refused "rc=$rc $msg"
 
 # pcrread agrees with tpm2_pcrread, across more than 8 PCRs (several reads)
-tpm2_pcrextend 3:sha256=$(printf x | sha256sum | cut -c1-64) >/dev/null
-tpm2_pcrextend 12:sha256=$(printf y | sha256sum | cut -c1-64) >/dev/null
+tpm2_pcrextend "3:sha256=$(printf x | sha256sum | cut -c1-64)" >/dev/null
+tpm2_pcrextend "12:sha256=$(printf y | sha256sum | cut -c1-64)" >/dev/null
 mine=$($T pcrread sha256:0-23 | sed 's/^sha256://' | tr 'a-f' 'A-F' | sed 's/=/ /')
 theirs=$(tpm2_pcrread sha256:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23 |
 	awk '/^ +[0-9]+ *:/ { gsub(":", ""); gsub("0x", ""); print $1, $2 }')
