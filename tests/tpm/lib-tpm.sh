@@ -38,9 +38,9 @@ tpm_free_port() {
 # variables tpm2-tools and the tpm2 provider read.
 tpm_start() {
 	[ -n "${T_TMP:-}" ] || t_mktemp
-	local i
+
 	mkdir -p "$T_TMP/tpmstate"
-	for i in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5; do
 		TPM_PORT=$(tpm_free_port) || return 1
 		if swtpm socket --tpm2 --tpmstate dir="$T_TMP/tpmstate" \
 			--server type=tcp,port="$TPM_PORT",bindaddr=127.0.0.1 \
