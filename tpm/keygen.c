@@ -119,6 +119,7 @@ static int write_tss2_pem(const char *path, uint32_t parent,
 	unsigned char *der = NULL;
 	BIO *bio = NULL;
 	int derlen, fd, ret = -EIO;
+	bool ok;
 
 	if (Tss2_MU_TPM2B_PUBLIC_Marshal(pub, pubbuf, sizeof(pubbuf), &publen) ||
 	    Tss2_MU_TPM2B_PRIVATE_Marshal(priv, privbuf, sizeof(privbuf),
@@ -133,32 +134,30 @@ static int write_tss2_pem(const char *path, uint32_t parent,
 	k->empty_auth = 1;
 	if (!k->type || !ASN1_INTEGER_set_uint64(k->parent, parent) ||
 	    !ASN1_OCTET_STRING_set(k->pubkey, pubbuf, (int)publen) ||
-	    !ASN1_OCTET_STRING_set(k->privkey, privbuf, (int)privlen))
+	    !ASN1_OCTET_STRING_set(k->privkey, privbuf, (int)privlen) ||
+	    (derlen = ASN1_item_i2d((ASN1_VALUE *)k, &der,
+				    ASN1_ITEM_rptr(TSSPRIVKEY))) <= 0) {
+		tpm_err("%s: cannot encode the TSS2 key", path);
 		goto out;
-	derlen = ASN1_item_i2d((ASN1_VALUE *)k, &der, ASN1_ITEM_rptr(TSSPRIVKEY));
-	if (derlen <= 0)
-		goto out;
+	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ret = -errno;
 		tpm_err("%s: %s", path, strerror(errno));
 		goto out;
 	}
-	bio = BIO_new_fd(fd, BIO_CLOSE);
-	if (!bio) {
-		close(fd);
-		goto out;
-	}
-	if (PEM_write_bio(bio, TSS2_PEM_NAME, "", der, derlen) <= 0 ||
-	    BIO_flush(bio) <= 0 || fsync(fd)) {
+	bio = BIO_new_fd(fd, BIO_NOCLOSE);
+	ok = bio && PEM_write_bio(bio, TSS2_PEM_NAME, "", der, derlen) > 0 &&
+	     BIO_flush(bio) > 0 && fsync(fd) == 0;
+	if (close(fd))
+		ok = false;
+	if (!ok) {
 		tpm_err("%s: write failed", path);
 		unlink(path);	/* ours: created with O_EXCL above */
 		goto out;
 	}
 	ret = 0;
 out:
-	if (ret == -EIO && !bio)
-		tpm_err("%s: cannot encode the TSS2 key", path);
 	BIO_free(bio);
 	OPENSSL_free(der);
 	ASN1_item_free((ASN1_VALUE *)k, ASN1_ITEM_rptr(TSSPRIVKEY));

@@ -38,7 +38,6 @@ tpm_free_port() {
 # variables tpm2-tools and the tpm2 provider read.
 tpm_start() {
 	[ -n "${T_TMP:-}" ] || t_mktemp
-
 	mkdir -p "$T_TMP/tpmstate"
 	for _ in 1 2 3 4 5; do
 		TPM_PORT=$(tpm_free_port) || return 1
