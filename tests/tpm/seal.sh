@@ -3,7 +3,7 @@
 # tpm/: seal and unseal under PolicyPCR against a real swtpm.
 set -u
 . "$(dirname "$0")/lib-tpm.sh"
-tpm_need swtpm tpm2_getrandom tpm2_pcrread tpm2_pcrextend tpm2_getcap
+tpm_need swtpm tpm2_getrandom tpm2_pcrread tpm2_pcrextend tpm2_getcap python3
 t_mktemp
 tpm_start || { t_fail tpm-start "cannot start swtpm"; exit 0; }
 T=$TPM_TOOL
@@ -85,7 +85,7 @@ msg=$($T unseal --in "$D/sealed" 2>&1 >/dev/null)
 # seal to the next state: --expect with the value PCR 9 will have
 cur=$($T pcrread sha256:9 | cut -d= -f2)
 ev=$(printf 'kernel-v2' | sha256sum | cut -c1-64)
-next=$(printf '%s%s' "$cur" "$ev" | xxd -r -p | sha256sum | cut -c1-64)
+next=$(python3 -c 'import hashlib, sys; print(hashlib.sha256(bytes.fromhex(sys.argv[1] + sys.argv[2])).hexdigest())' "$cur" "$ev")
 echo -n "future" >"$D/fs"
 $T seal --pcrs sha256:0,9 --expect "9=$next" --in "$D/fs" --out "$D/future"
 msg=$($T unseal --in "$D/future" 2>&1 >/dev/null); rc=$?
