@@ -5,9 +5,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/fixtures.sh"
-t_mktemp
-fixtures_build || { echo "FAIL: fixtures: could not build test binaries"; exit 1; }
-K=$FIX/keys
+fixtures_init
 bin=$FIX/bin/musl-static
 
 for key in rsa2048 rsa3072 rsa4096 p256 p384; do

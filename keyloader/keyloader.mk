@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# keyloader/: elfsig-keyloader (boot: fill and lock .elfsig) and elfsig-enroll.
+
+KL_PKGS      := tss2-esys tss2-rc tss2-mu tss2-tctildr libcrypto
+KL_CFLAGS    := $(shell pkg-config --cflags $(KL_PKGS) 2>/dev/null)
+KL_LIBS      := $(O)/libelfsig-tpm.a \
+		$(shell pkg-config --libs $(KL_PKGS) 2>/dev/null) -lkeyutils
+
+KL_LIB_SRCS  := keyloader/lib/util.c keyloader/lib/policy.c \
+		keyloader/lib/cert.c keyloader/lib/keyring.c \
+		keyloader/lib/measure.c keyloader/lib/pcrvalues.c \
+		keyloader/lib/enroll.c
+KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
+
+$(KL_LIB_OBJS) $(O)/keyloader/keyloader.o $(O)/keyloader/enroll.o: \
+	CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
+
+$(O)/libelfsig-keyloader.a: $(KL_LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/elfsig-keyloader: $(O)/keyloader/keyloader.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
+
+$(O)/elfsig-enroll: $(O)/keyloader/enroll.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
+
+PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
+
+KL_SUITES := tests/keyloader/policy.sh tests/keyloader/load.sh \
+	     tests/keyloader/initramfs.sh
+CHECK_SUITES += $(KL_SUITES)
+ASAN_SUITES  += tests/keyloader/policy.sh tests/keyloader/load.sh
