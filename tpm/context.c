@@ -110,9 +110,9 @@ static const char *probe_reason(int err)
 /* Why the TPM behind @conf cannot be reached: 0 if no reason is found. */
 static int tcti_probe(const char *conf)
 {
-	char host[256], port[16], path[256];
-
 	if (tcti_is(conf, "swtpm") || tcti_is(conf, "mssim")) {
+		char host[256], port[16];
+
 		if (!tcti_param(conf, "host", host, sizeof(host)))
 			strcpy(host, "localhost");
 		if (!tcti_param(conf, "port", port, sizeof(port)))
@@ -121,6 +121,7 @@ static int tcti_probe(const char *conf)
 	}
 	if (tcti_is(conf, "device")) {
 		const char *p = strchr(conf, ':');
+		char path[256];
 		int fd;
 
 		if (p && p[1]) {

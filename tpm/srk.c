@@ -113,23 +113,24 @@ int tpm_srk_get(struct elfsig_tpm *t, ESYS_TR *srk)
 	TPM2B_PUBLIC tmpl;
 	int ret;
 
-	if (t->srk == ESYS_TR_NONE) {
-		if (t->srk_handle) {
-			ret = tpm_tr_from_public(t, t->srk_handle, &t->srk,
-						 false);
-			if (!ret) {
-				ret = check_srk_public(t, t->srk);
-				if (ret)
-					Esys_TR_Close(t->esys, &t->srk);
-			}
-		} else {
-			tpm_srk_template(&tmpl);
-			ret = tpm_create_primary(t, &tmpl, &t->srk);
-			t->srk_transient = ret == 0;
-		}
-		if (ret)
-			return ret;
+	if (t->srk != ESYS_TR_NONE) {
+		*srk = t->srk;
+		return 0;
 	}
+	if (t->srk_handle) {
+		ret = tpm_tr_from_public(t, t->srk_handle, &t->srk, false);
+		if (!ret) {
+			ret = check_srk_public(t, t->srk);
+			if (ret)
+				Esys_TR_Close(t->esys, &t->srk);
+		}
+	} else {
+		tpm_srk_template(&tmpl);
+		ret = tpm_create_primary(t, &tmpl, &t->srk);
+		t->srk_transient = ret == 0;
+	}
+	if (ret)
+		return ret;
 	*srk = t->srk;
 	return 0;
 }

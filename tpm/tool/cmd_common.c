@@ -24,9 +24,9 @@ void err_msg(const char *fmt, ...)
 
 int usage_err(const char *usage, const char *fmt, ...)
 {
-	va_list ap;
-
 	if (fmt) {
+		va_list ap;
+
 		fprintf(stderr, "%s: ", prog);
 		va_start(ap, fmt);
 		vfprintf(stderr, fmt, ap);

@@ -364,11 +364,12 @@ static int op_extend(struct elfsig_tpm *t)
 static void every_failure(const char *name, op_fn op, TSS2_RC rc, int want)
 {
 	char buf[160], why[600];
-	int at, ret, leaks = 0, bad_ret = 0, bad_msg = 0;
+	int at, leaks = 0, bad_ret = 0, bad_msg = 0;
 
 	for (at = 1; at < 100; at++) {
 		struct elfsig_tpm_opts o = { .tcti = "mock:" };
 		struct elfsig_tpm *t;
+		int ret;
 
 		mock_reset(at, rc);
 		if (elfsig_tpm_open(&o, &t))
