@@ -169,6 +169,17 @@ int elfsig_tpm_open(const struct elfsig_tpm_opts *opts,
 		return -ENOMEM;
 	t->srk = ESYS_TR_NONE;
 	t->srk_handle = opts->srk_handle;
+	if (opts->srk_name_len) {
+		if (!opts->srk_name ||
+		    opts->srk_name_len > sizeof(t->srk_name)) {
+			tpm_err("pinned storage root key name: invalid length %zu",
+				opts->srk_name_len);
+			free(t);
+			return -EINVAL;
+		}
+		memcpy(t->srk_name, opts->srk_name, opts->srk_name_len);
+		t->srk_name_len = opts->srk_name_len;
+	}
 	t->tcti_conf = strdup(elfsig_tpm_tcti(opts->tcti));
 	if (!t->tcti_conf) {
 		free(t);

@@ -10,7 +10,8 @@ TPM_LIB_SRCS := tpm/error.c tpm/context.c tpm/srk.c tpm/session.c \
 TPM_CMD_SRCS := tpm/tool/elfsig-tpm.c tpm/tool/cmd_common.c \
 		tpm/tool/cmd_keygen.c tpm/tool/cmd_seal.c \
 		tpm/tool/cmd_unseal.c tpm/tool/cmd_pcrread.c \
-		tpm/tool/cmd_pcrextend.c tpm/tool/cmd_evict.c
+		tpm/tool/cmd_pcrextend.c tpm/tool/cmd_evict.c \
+		tpm/tool/cmd_srkname.c
 TPM_LIB_OBJS := $(TPM_LIB_SRCS:%.c=$(O)/%.o)
 TPM_CMD_OBJS := $(TPM_CMD_SRCS:%.c=$(O)/%.o)
 

@@ -16,6 +16,8 @@ struct elfsig_tpm {
 	TSS2_TCTI_CONTEXT *tcti;
 	ESYS_CONTEXT *esys;
 	uint32_t srk_handle;		/* persistent SRK or 0 */
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];	/* pinned name, if any */
+	size_t srk_name_len;
 	ESYS_TR srk;			/* loaded SRK, ESYS_TR_NONE if not */
 	bool srk_transient;		/* created by us: flush on close */
 };

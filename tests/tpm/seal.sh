@@ -139,5 +139,22 @@ for h in 0x81000004 0x81000005; do
 	[ $rc = 1 ] && [ "$msg" = "elfsig-tpm: persistent handle $h does not hold a standard ECC P-256 storage root key" ] &&
 		t_pass "non-srk-at-handle-refused-$h" || t_fail "non-srk-at-handle-refused-$h" "rc=$rc $msg"
 done
+# The SRK's name: the same as tpm2-tools computes for the same primary;
+# pinned, it admits the genuine SRK (primary or persistent) and refuses
+# any other; a wrong pin is refused before anything is unsealed.
+name=$($T srkname)
+tpm2_createprimary -Q -C o -g sha256 -G ecc256:aes128cfb \
+	-a 'restricted|decrypt|fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda' -c "$D/srk3.ctx"
+theirs=$(tpm2_readpublic -c "$D/srk3.ctx" | awk '/^name:/ { print $2; exit }')
+tpm2_flushcontext -t
+[ -n "$name" ] && [ "$name" = "$theirs" ] && [ "$($T srkname --srk-handle 0x81000002)" = "$name" ] &&
+	t_pass srkname-matches-tpm2-tools || t_fail srkname-matches-tpm2-tools "$name vs $theirs"
+[ "$($T unseal --srk-name "$name" --in "$D/psealed")" = persistent ] &&
+	[ "$($T unseal --srk-name "$name" --srk-handle 0x81000002 --in "$D/psealed")" = persistent ] &&
+	t_pass pinned-srk-name-unseals || t_fail pinned-srk-name-unseals
+wrong=${name%??}00; [ "$wrong" = "$name" ] && wrong=${name%??}11
+msg=$($T unseal --srk-name "$wrong" --in "$D/psealed" 2>&1); rc=$?
+[ $rc = 1 ] && [[ $msg == "elfsig-tpm: storage root key is not the pinned one"* ]] &&
+	t_pass wrong-srk-name-refused || t_fail wrong-srk-name-refused "rc=$rc $msg"
 t_check no-transient-at-end no_transients
 exit 0

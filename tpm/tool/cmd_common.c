@@ -67,6 +67,14 @@ int common_opt(struct common_opts *c, int opt, const char *arg)
 			return -EINVAL;
 		}
 		return 1;
+	case 'N':
+		if (parse_hex(arg, c->srk_name, sizeof(c->srk_name),
+			      &c->srk_name_len) || c->srk_name_len < 4) {
+			err_msg("--srk-name %s: the hex name printed by 'elfsig-tpm srkname'",
+				arg);
+			return -EINVAL;
+		}
+		return 1;
 	case 'W':
 		if (parse_u32(arg, &c->timeout) || !c->timeout ||
 		    c->timeout > 3600) {
@@ -231,6 +239,8 @@ int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm)
 	struct elfsig_tpm_opts o = {
 		.tcti = c->tcti,
 		.srk_handle = c->srk_handle,
+		.srk_name = c->srk_name_len ? c->srk_name : NULL,
+		.srk_name_len = c->srk_name_len,
 	};
 
 	tpm_watchdog(c);

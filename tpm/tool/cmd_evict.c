@@ -6,7 +6,7 @@
 
 static const char usage[] =
 	"evict --handle 0x81000001\n"
-	"       [--tcti TCTI] [--srk-handle H] [--timeout SECONDS]";
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
 
 int cmd_evict(int argc, char **argv)
 {

@@ -6,7 +6,7 @@
 
 static const char usage[] =
 	"pcrread BANK:INDICES (e.g. sha256:0,7 or sha256:0-23)\n"
-	"       [--tcti TCTI] [--srk-handle H] [--timeout SECONDS]";
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
 
 int cmd_pcrread(int argc, char **argv)
 {
