@@ -98,8 +98,8 @@ ELFSIG_TPM_API int elfsig_tpm_open(const struct elfsig_tpm_opts *opts,
  * @name: out, at least ELFSIG_TPM_MAX_NAME bytes (nameAlg || digest)
  * @len:  out, its length
  *
- * ESAPI checks that the SRK's public area hashes to this name, so pinning
- * it (elfsig_tpm_opts.srk_name) pins the key that salts the sessions.
+ * ESAPI computes the name from the very public area it uses to salt
+ * sessions, so pinning it (elfsig_tpm_opts.srk_name) pins that key.
  * Return: 0 or a negative errno.
  */
 ELFSIG_TPM_API int elfsig_tpm_srk_name(struct elfsig_tpm *tpm, uint8_t *name,

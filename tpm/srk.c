@@ -109,7 +109,8 @@ static int tpm_tr_get_name(struct elfsig_tpm *t, ESYS_TR tr, TPM2B_NAME **name)
 	return tpm_rc_fail(rc, "reading the storage root key's name");
 }
 
-/* The SRK's name against the one pinned at enrolment. */
+/* The SRK's name against the one pinned at enrolment. Esys_TR_GetName
+ * hashes the public area ESAPI holds, the one it salts sessions with. */
 static int check_srk_name(struct elfsig_tpm *t, ESYS_TR srk)
 {
 	TPM2B_NAME *name = NULL;
