@@ -23,6 +23,7 @@ static struct {
 	int fail_at;		/* inject at this call (1-based); 0 never */
 	TSS2_RC fail_rc;
 	TSS2_RC unseal_rc;	/* Unseal's answer when not injected */
+	int pcr_bank_missing;	/* PCR_Read answers with an empty selection */
 	ESYS_TR next;
 	ESYS_TR transient[MAX_TR];	/* loaded objects and sessions */
 	ESYS_TR trs[MAX_TR];		/* ESYS_TRs of persistent objects */
@@ -208,7 +209,7 @@ W(TSS2_RC, Esys_PCR_Read, ESYS_CONTEXT *e, ESYS_TR s1, ESYS_TR s2, ESYS_TR s3,
 	if (inject())
 		return m.fail_rc;
 	memset(o.pcrSelections[0].pcrSelect, 0, 4);
-	for (unsigned int i = 0; i < 24 && v.count < 8; i++)
+	for (unsigned int i = 0; i < 24 && v.count < 8 && !m.pcr_bank_missing; i++)
 		if (in->pcrSelections[0].pcrSelect[i / 8] & (1u << (i % 8))) {
 			o.pcrSelections[0].pcrSelect[i / 8] |= 1u << (i % 8);
 			v.digests[v.count].size = 32;
@@ -421,6 +422,26 @@ static void policy_failure(void)
 	      m.last);
 }
 
+/* A bank the TPM has not allocated: PCR_Read succeeds but returns nothing.
+ * The loop must end with an error, not spin or read garbage. */
+static void bank_not_allocated(void)
+{
+	struct elfsig_tpm_opts o = { .tcti = "mock:" };
+	struct elfsig_tpm_pcrsel sel = { TPM2_ALG_SHA384, 0x80 };
+	struct elfsig_tpm_pcr_values v;
+	struct elfsig_tpm *t;
+	int ret;
+
+	mock_reset(0, 0);
+	m.pcr_bank_missing = 1;
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_pcr_read(t, &sel, &v);
+	elfsig_tpm_close(t);
+	check(ret == -EIO && m.errors == 1 && strstr(m.last, "bank not allocated") &&
+	      m.calls == 1, "pcr read: an unallocated bank is an error after one read",
+	      m.last);
+}
+
 static void unreachable(void)
 {
 	struct elfsig_tpm_opts o = { .tcti = "mockfail:x" };
@@ -460,6 +481,7 @@ int main(void)
 	every_failure("evict", op_evict, TPM2_RC_FAILURE, -EIO);
 	every_failure("pcr extend", op_extend, 0x9a2, -EPERM);
 	policy_failure();
+	bank_not_allocated();
 	elfsig_tpm_sealed_free(sealed_fixture);
 	return 0;
 }
