@@ -21,9 +21,11 @@ for page in "$TOP"/man/*.[0-9]; do
 	# The rendered text, with hyphenation at line ends undone.
 	tr -d '\n' < "$T_TMP/page" | sed 's/‐ *//g' > "$T_TMP/flat"
 	"$bin" --help > "$T_TMP/help" 2>&1
-	# Subcommands: the indented words under "Commands:".
-	cmds=$(awk '/^Commands:/ {c=1; next} c && /^  [a-z]/ {print $1} c && /^$/ {c=0}' "$T_TMP/help")
-	for c in $cmds; do "$bin" "$c" --help >> "$T_TMP/help" 2>&1; done
+	# Subcommands: indented words of --help that answer "WORD --help".
+	cmds=
+	for c in $(awk '/^  [a-z][a-z0-9-]* / {print $1}' "$T_TMP/help"); do
+		"$bin" "$c" --help >> "$T_TMP/help" 2>&1 && cmds+=" $c"
+	done
 	missing=
 	while read -r opt; do
 		grep -qF -- "$opt" "$T_TMP/flat" || missing+=" $opt"
