@@ -58,6 +58,7 @@ build/fuzz/fuzz-tpm-sealed: tests/tpm/fuzz_sealed.c $(TPM_LIB_SRCS) tpm/elfsig_t
 	$(or $(FUZZ_CC),clang) $(TPM_FUZZ_FLAGS) -o $@ $< $(TPM_LIB_SRCS) $(TPM_LIBS)
 
 .PHONY: fuzz-tpm
+FUZZ_TARGETS += fuzz-tpm
 fuzz-tpm: build/fuzz/fuzz-tpm-sealed
 	@mkdir -p build/fuzz/corpus-tpm-sealed
 	build/fuzz/fuzz-tpm-sealed -max_total_time=$(or $(FUZZ_SECONDS),60) \
