@@ -227,7 +227,7 @@ void elfsig_tpm_close(struct elfsig_tpm *t)
 		return;
 	if (t->esys) {
 		if (t->srk_transient)
-			tpm_flush(t, &t->srk);
+			tpm_flush(t, &t->srk, true);
 		else if (t->srk != ESYS_TR_NONE)
 			Esys_TR_Close(t->esys, &t->srk);
 		Esys_Finalize(&t->esys);

@@ -174,7 +174,7 @@ int elfsig_tpm_keygen(struct elfsig_tpm *t, enum elfsig_tpm_keytype type,
 	TPM2B_PUBLIC *pub = NULL;
 	ESYS_TR srk, obj = ESYS_TR_NONE, persisted = ESYS_TR_NONE;
 	TPM2B_PUBLIC tmpl;
-	int ret;
+	int ret, fret;
 
 	if (type != ELFSIG_TPM_KEY_RSA2048 && type != ELFSIG_TPM_KEY_ECC_P256) {
 		tpm_err("keygen: unknown key type");
@@ -224,7 +224,8 @@ int elfsig_tpm_keygen(struct elfsig_tpm *t, enum elfsig_tpm_keytype type,
 		}
 	}
 out:
-	tpm_flush(t, &obj);
+	fret = tpm_flush(t, &obj, ret != 0);
+	ret = ret ?: fret;
 	Esys_Free(priv);
 	Esys_Free(pub);
 	return ret;

@@ -155,7 +155,7 @@ int tpm_srk_get(struct elfsig_tpm *t, ESYS_TR *srk)
 		ret = check_srk_name(t, t->srk);
 	if (ret) {
 		if (t->srk_transient)
-			tpm_flush(t, &t->srk);
+			tpm_flush(t, &t->srk, true);
 		else if (t->srk != ESYS_TR_NONE)
 			Esys_TR_Close(t->esys, &t->srk);
 		t->srk_transient = false;

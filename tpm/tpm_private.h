@@ -48,7 +48,7 @@ int tpm_tr_from_public(struct elfsig_tpm *t, uint32_t handle, ESYS_TR *tr,
 		       bool quiet);
 
 /* session.c */
-int tpm_flush(struct elfsig_tpm *t, ESYS_TR *tr);
+int tpm_flush(struct elfsig_tpm *t, ESYS_TR *tr, bool quiet);
 int tpm_start_session(struct elfsig_tpm *t, TPM2_SE type, ESYS_TR salt,
 		      TPMA_SESSION attrs, ESYS_TR *session);
 int tpm_policy_pcr(struct elfsig_tpm *t, ESYS_TR session,
