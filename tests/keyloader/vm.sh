@@ -13,6 +13,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/signer/fixtures.sh"
+. "$TOP/tests/tpm/lib-tpm.sh"
 fixtures_init
 VMRUN=${VMRUN:-$TOP/tests/vm/run}
 KERNEL=${KERNEL:-$TOP/build/kernel/bzImage-tiny}
@@ -30,6 +31,15 @@ cp "$K/rsa3072.pem" "$W/opt/unenrolled.pem"
 openssl x509 -in "$K/rsa3072.pem" -outform DER -out "$W/opt/unenrolled.der"
 fix_sign rsa2048 "$FIX/bin/musl-static" "$W/opt/hello.signed"
 fix_sign rsa3072 "$FIX/bin/musl-static" "$W/opt/hello.unenrolled"
+# A second release key that never left a (host) TPM: ECDSA P-256.
+if tpm_start && "$BUILD/elfsig-tpm" keygen --type ecc --out "$W/tpmkey.tss2.pem" \
+	--subject "/CN=tpm release" --cert "$W/opt/tpmkey.pem" >/dev/null &&
+   "$SIGNELF" sign --key "$W/tpmkey.tss2.pem" --cert "$W/opt/tpmkey.pem" \
+	-o "$W/opt/hello.tpm" "$FIX/bin/musl-static"; then
+	t_pass "vm: a program signed by a TPM-resident key"
+else
+	t_fail "vm: a program signed by a TPM-resident key"
+fi
 
 # boot VMNAME SCRIPT [RUN-ARGS...]: boot, keep the console in $W/VMNAME.log.
 boot() {
@@ -60,7 +70,7 @@ nkeys() { keyctl rlist %keyring:.elfsig 2>/dev/null | wc -w; }
 # --- boot 1: enrol against this machine's own PCR state ----------------
 cat > "$W/enrol.sh" <<EOF
 $common
-/usr/sbin/elfsig-enroll create \$T/release.pem --policy /tmp/policy \
+/usr/sbin/elfsig-enroll create \$T/release.pem \$T/tpmkey.pem --policy /tmp/policy \
 	--sealed /tmp/policy.sealed --pcrs sha256:0,2,4,7 && ok "enrol" || ko enrol "exit \$?"
 for f in policy policy.sealed; do
 	echo "ELFSIG-FILE-BEGIN \$f"; base64 /tmp/\$f; echo "ELFSIG-FILE-END"
@@ -77,6 +87,7 @@ else
 	t_fail "vm enrol: policy and sealed digest came back from the guest"
 fi
 cp "$K/rsa2048.pem" "$W/stage/etc/elfsig/certs/release.pem"
+cp "$W/opt/tpmkey.pem" "$W/stage/etc/elfsig/certs/tpmkey.pem"
 cp "$K/rsa3072.pem" "$W/stage/etc/elfsig/certs/dropped-in.pem"
 
 # --- boot 2 and 3: the loader runs first, as from the initramfs --------
@@ -100,6 +111,7 @@ echo "measurement: \$(/usr/sbin/elfsig-tpm pcrread sha256:13)"
 echo "event log:"; cat /run/elfsig/keyloader.log 2>/dev/null | sed 's/^/  /'
 out=\$(\$T/hello.signed 2>&1); rc_signed=\$?
 out2=\$(\$T/hello.unenrolled 2>&1); rc_unenrolled=\$?
+out3=\$(\$T/hello.tpm 2>&1); rc_tpm=\$?
 if grep -q elfsig_test_measure /proc/cmdline; then
 	[ "\$rc" = 5 ] && ok "changed PCR state: loader reports the mismatch (exit 5)" ||
 		ko "changed PCR state: loader exit 5" "exit \$rc"
@@ -110,7 +122,9 @@ else
 	# 1: loaded every enrolled key, refused a file (the dropped-in one).
 	[ "\$rc" = 1 ] && ok "loader: enrolled keys loaded, a file refused (exit 1)" ||
 		ko "loader: enrolled keys loaded, a file refused (exit 1)" "exit \$rc"
-	[ "\$n" = 1 ] && ok "exactly the enrolled key is loaded" || ko "exactly the enrolled key is loaded" "\$n keys"
+	[ "\$n" = 2 ] && ok "exactly the two enrolled keys are loaded" || ko "exactly the two enrolled keys are loaded" "\$n keys"
+	[ "\$rc_tpm" = 0 ] && [ "\$out3" = "hello from a signed binary" ] &&
+		ok "the program signed by the TPM key runs" || ko "the program signed by the TPM key runs" "exit \$rc_tpm: \$out3"
 	grep -q "dropped-in" /tmp/loader.out && ok "the dropped-in certificate is named and refused" ||
 		ko "the dropped-in certificate is named and refused" "\$(cat /tmp/loader.out)"
 	[ "\$rc_signed" = 0 ] && [ "\$out" = "hello from a signed binary" ] &&
