@@ -263,28 +263,37 @@ fi
 # 10. A TPM that accepts the connection and never answers: the watchdog
 # locks the keyring and exits.
 if case_setup silent k1.pem k2.pem; then
-	sport=$(t_free_port)
-	python3 - "$sport" <<'PY' &
-import socket, sys, time
-p = int(sys.argv[1])
-socks = []
-for port in (p, p + 1):
-    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("127.0.0.1", port)); s.listen(4); socks.append(s)
+	# The server picks two free consecutive ports itself (no race with
+	# other suites) and writes the first to a file once it listens.
+	python3 - "$D/port" <<'PY' &
+import random, socket, sys, time
+while True:
+    p = random.randrange(30000, 60000)
+    socks = []
+    try:
+        for port in (p, p + 1):
+            s = socket.socket()
+            s.bind(("127.0.0.1", port)); s.listen(4); socks.append(s)
+        break
+    except OSError:
+        for s in socks:
+            s.close()
+open(sys.argv[1] + ".tmp", "w").write(str(p))
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
 conns = []
 end = time.time() + 60
-for s in socks:
-    s.settimeout(30)
 while time.time() < end:
     for s in socks:
+        s.settimeout(0.2)
         try:
-            s.settimeout(0.2); conns.append(s.accept())
+            conns.append(s.accept())
         except OSError:
             pass
 PY
 	spid=$!
 	t_on_exit "kill $spid 2>/dev/null"
-	sleep 0.5
+	for _ in $(seq 1 100); do [ -s "$D/port" ] && break; sleep 0.05; done
+	sport=$(cat "$D/port")
 	start=$(date +%s)
 	run_loader -T "swtpm:host=127.0.0.1,port=$sport" --timeout 2
 	expect "TPM that never answers: watchdog, 0 keys, locked" 10 0
@@ -339,5 +348,32 @@ if case_setup values k1.pem k2.pem; then
 		t_fail "measurement PCR sealed or resettable: refused at enrolment" "$rc1 $rc2"
 else
 	t_fail "values" "enrol failed"
+fi
+
+# 13. The lock itself fails (a keyring without setattr permission: the
+# kernel refuses KEYCTL_RESTRICT_KEYRING with EACCES, for root too): the
+# one status that says the keyring is open.
+if case_setup nolock k1.pem k2.pem; then
+	keyctl setperm "$KR" 0x1f000000	# possessor: view read write search link
+	run_loader
+	if [ "$RC" = 8 ] && grep -q "CANNOT LOCK keyring" "$D/kmsg" &&
+	   grep -q "keyring NOT LOCKED (exit 8: unlocked)" "$D/out" &&
+	   grep -q "elfsig-unlocked keys=2 status=unlocked" "$D/events"; then
+		t_pass "lock refused by the kernel: status 8, said on kmsg and measured"
+	else
+		t_fail "lock refused by the kernel: status 8" "exit $RC: $(tr '\n' '|' < "$D/out")"
+	fi
+else
+	t_fail "nolock" "enrol failed"
+fi
+
+# 14. The event log cannot be written: keys loaded and locked, status 9.
+if case_setup nolog k1.pem k2.pem; then
+	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+		-k "$KR" -l /dev/full --kmsg "$D/kmsg" >"$D/out" 2>&1
+	RC=$?
+	expect "event log unwritable: loaded, locked, status 9" 9 2
+else
+	t_fail "nolog" "enrol failed"
 fi
 exit 0
