@@ -103,7 +103,7 @@ fi
 
 # 2. A sealed PCR changes after enrolment: nothing loads.
 if case_setup pcr k1.pem k2.pem k3.pem; then
-	tpm2_pcrextend 7:sha256=$(printf 'firmware update' | sha256sum | cut -d' ' -f1)
+	tpm2_pcrextend "7:sha256=$(printf 'firmware update' | sha256sum | cut -d' ' -f1)"
 	run_loader
 	expect "PCR 7 extended after enrolment: 0 keys, locked" 5 0
 	grep -q "PCR state differs" "$D/kmsg" &&
