@@ -75,6 +75,7 @@ struct run {
 	bool *selected;		/* per cert: enrolled and to be loaded */
 	/* TPM, keyring, measurement */
 	struct elfsig_tpm *tpm;
+	bool tpm_tried;
 	int32_t keyring;
 	bool have_keyring;
 	int32_t *loaded_keys;	/* per cert: key serial, 0 if not loaded */
@@ -298,6 +299,7 @@ static void verify_policy(struct run *r)
 	size_t slen = 0;
 	int err;
 
+	r->tpm_tried = true;
 	err = elfsig_tpm_open(&opts, &r->tpm);
 	if (err) {
 		say(3, "TPM unavailable (%s): no key loaded", strerror(-err));
@@ -482,9 +484,28 @@ static void setup_measure(struct run *r)
 	r->measure.bank = elfsig_tpm_bank_from_name("sha256");
 	r->measure.pcr = r->have_policy ? r->policy.measure_pcr
 					: KL_DEFAULT_MEASURE_PCR;
-	if (r->tpm && strcmp(r->event_log, "none") &&
+	if (r->tpm && r->measure.logfd < 0 && strcmp(r->event_log, "none") &&
 	    kl_measure_open_log(&r->measure, r->event_log))
 		fail(r, EXIT_MEASURE);
+}
+
+/* The outcome is measured whenever the TPM can be reached, failures
+ * included: a run that stopped before the TPM step (bad input, no
+ * keyring) connects now, after the lock, for its final event. */
+static void late_measure_setup(struct run *r)
+{
+	struct elfsig_tpm_opts opts = {
+		.tcti = r->tcti, .srk_handle = r->srk_handle,
+	};
+
+	if (r->tpm || r->tpm_tried)
+		return;
+	r->tpm_tried = true;
+	if (elfsig_tpm_open(&opts, &r->tpm)) {
+		r->tpm = NULL;
+		return;
+	}
+	setup_measure(r);
 }
 
 static void cleanup(struct run *r)
@@ -536,6 +557,7 @@ int main(int argc, char **argv)
 	setup_measure(&r);
 	measure_keys(&r);
 	lock_keyring(&r);
+	late_measure_setup(&r);
 	measure_locked(&r);
 	alarm(0);
 

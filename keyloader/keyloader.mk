@@ -28,9 +28,36 @@ $(O)/elfsig-enroll: $(O)/keyloader/enroll.o $(O)/libelfsig-keyloader.a $(O)/libe
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
 
 KL_SUITES := tests/keyloader/policy.sh tests/keyloader/load.sh \
-	     tests/keyloader/initramfs.sh
+	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh
 CHECK_SUITES += $(KL_SUITES)
-ASAN_SUITES  += tests/keyloader/policy.sh tests/keyloader/load.sh
+ASAN_SUITES  += tests/keyloader/policy.sh tests/keyloader/load.sh \
+		tests/keyloader/fuzz-replay.sh
+
+# The parsers under libFuzzer (make fuzz-keyloader FUZZ_SECONDS=N), and a
+# replay build that make check runs over the seeds.
+KL_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Itpm \
+		 -Ikeyloader/lib $(KL_CFLAGS)
+build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) keyloader/lib/kl.h
+	@mkdir -p $(dir $@)
+	$(or $(FUZZ_CC),clang) $(KL_FUZZ_FLAGS) -o $@ $< $(KL_LIB_SRCS) \
+		$(TPM_LIB_SRCS) $(filter-out $(O)/libelfsig-tpm.a,$(KL_LIBS))
+
+.PHONY: fuzz-keyloader
+fuzz-keyloader: build/fuzz/fuzz-keyloader
+	@rm -rf build/fuzz/seeds-keyloader
+	@bash -c '. tests/keyloader/fuzz/seeds.sh && kl_fuzz_seeds build/fuzz/seeds-keyloader'
+	@mkdir -p build/fuzz/corpus-keyloader
+	build/fuzz/fuzz-keyloader -max_total_time=$(or $(FUZZ_SECONDS),60) \
+		-max_len=70000 build/fuzz/corpus-keyloader build/fuzz/seeds-keyloader
+
+$(O)/keyloader-fuzz/replay-keyloader: $(O)/tests/keyloader/fuzz/fuzz_keyloader.o \
+		$(O)/tests/fuzz/standalone.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(O)/libelfsig-keyloader.a $(KL_LIBS)
+$(O)/tests/keyloader/fuzz/fuzz_keyloader.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
+
+CHECK_PREREQS += $(O)/keyloader-fuzz/replay-keyloader
 
 # Install the loader, the enrolment tool, both initramfs integrations and
 # the man pages (DESTDIR for packaging).

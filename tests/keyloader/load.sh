@@ -214,6 +214,9 @@ PY
 	mv "$D/policy" "$D/policy.away"
 	run_loader
 	expect "policy missing: 0 keys, locked" 3 0
+	tail -n 1 "$D/events" | grep -q " elfsig-locked keys=0 status=bad-input\$" &&
+		t_pass "a failed run still measures its outcome" ||
+		t_fail "a failed run still measures its outcome" "$(tail -n 1 "$D/events")"
 	mv "$D/policy.away" "$D/policy"
 	KR=$(keyctl newring kr-nocerts @s)
 	run_loader -c "$D/no-such-dir"
