@@ -62,7 +62,10 @@ has_key() { keyctl list "$KR" | grep -q "asymmetric: elfsig test $1:"; }
 
 # 1. Three enrolled keys (PEM and DER) load, exactly those, then EPERM.
 if case_setup enrol3 k1.pem k2.der k3.pem; then
-	pcr_before=$(tpm2_pcrread sha256:13 | sed -n 's/.*13: 0x//p')
+	declare -A pcr_before
+	for bank in sha256 sha1 sha384 sha512; do
+		pcr_before[$bank]=$(tpm2_pcrread "$bank:13" | sed -n 's/.*13: 0x//p')
+	done
 	run_loader
 	expect "three enrolled keys load, then the keyring is locked" 0 3
 	if has_key k1 && has_key k2 && has_key k3 && ! has_key k4; then
@@ -73,25 +76,33 @@ if case_setup enrol3 k1.pem k2.der k3.pem; then
 	err=$(keyctl padd asymmetric "" "$KR" < "$T_TMP/k4.der" 2>&1)
 	case $err in *"Operation not permitted"*) t_pass "a fourth add gets EPERM" ;;
 		*) t_fail "a fourth add gets EPERM" "$err" ;; esac
-	# The event log replays to the PCR value: 3 key events + "locked".
-	pcr_after=$(tpm2_pcrread sha256:13 | sed -n 's/.*13: 0x//p')
-	replay=$(python3 - "$pcr_before" "$D/events" <<'PY'
+	# The event log replays to the PCR value, in every bank: 3 key events
+	# and "locked", each extended into sha256, sha1, sha384 and sha512.
+	for bank in sha256 sha1 sha384 sha512; do
+		pcr_after=$(tpm2_pcrread "$bank:13" | sed -n 's/.*13: 0x//p')
+		replay=$(python3 - "${pcr_before[$bank]}" "$D/events" "$bank" <<'PY'
 import hashlib, sys
-pcr = bytes.fromhex(sys.argv[1])
+pcr, bank = bytes.fromhex(sys.argv[1]), sys.argv[3]
+n = 0
 for line in open(sys.argv[2]):
     idx, dig, ev = line.rstrip("\n").split(" ", 2)
-    d = bytes.fromhex(dig.split(":")[1])
-    assert idx == "13" and d == hashlib.sha256(ev.encode()).digest(), line
-    pcr = hashlib.sha256(pcr + d).digest()
-print(pcr.hex().upper())
+    b, h = dig.split(":")
+    if b != bank:
+        continue
+    d = bytes.fromhex(h)
+    assert idx == "13" and d == hashlib.new(bank, ev.encode()).digest(), line
+    pcr = hashlib.new(bank, pcr + d).digest()
+    n += 1
+print(n, pcr.hex().upper())
 PY
 )
-	if [ "$(wc -l < "$D/events")" = 4 ] && [ "$replay" = "$pcr_after" ] &&
-	   grep -q "elfsig-locked keys=3 status=ok" "$D/events"; then
-		t_pass "event log: 4 events that replay to PCR 13"
-	else
-		t_fail "event log: 4 events that replay to PCR 13" "replay $replay, PCR $pcr_after"
-	fi
+		if [ "$replay" = "4 $pcr_after" ] &&
+		   grep -q "^13 $bank:[0-9a-f]* elfsig-locked keys=3 status=ok\$" "$D/events"; then
+			t_pass "event log: 4 $bank events that replay to PCR 13"
+		else
+			t_fail "event log: 4 $bank events that replay to PCR 13" "replay '$replay', PCR $pcr_after"
+		fi
+	done
 	if grep -q "^<6>elfsig-keyloader: 3 keys loaded" "$D/kmsg"; then
 		t_pass "the outcome goes to kmsg"
 	else
@@ -214,7 +225,7 @@ PY
 	mv "$D/policy" "$D/policy.away"
 	run_loader
 	expect "policy missing: 0 keys, locked" 3 0
-	tail -n 1 "$D/events" | grep -q " elfsig-locked keys=0 status=bad-input\$" &&
+	grep " sha256:" "$D/events" | tail -n 1 | grep -q " elfsig-locked keys=0 status=bad-input\$" &&
 		t_pass "a failed run still measures its outcome" ||
 		t_fail "a failed run still measures its outcome" "$(tail -n 1 "$D/events")"
 	mv "$D/policy.away" "$D/policy"
