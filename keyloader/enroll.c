@@ -7,6 +7,7 @@
  *   remove KEY...    drop certificates (file or sha256:HEX)
  *   reseal           seal the unchanged policy to a new PCR state
  *   show             list the enrolled keys
+ *   check            does the TPM release this policy's digest now?
  *
  * Every command that changes something reseals, to the current PCR values
  * or to those of --pcr-values, and writes both files atomically.
@@ -48,6 +49,8 @@ static const char usage_text[] =
 "  reseal           seal the policy again (new PCR state, e.g. after a\n"
 "                   firmware update)\n"
 "  show             list the enrolled keys\n"
+"  check            verify that the policy matches the sealed digest and\n"
+"                   unseals in the current PCR state (as the loader would)\n"
 "\n"
 "Options:\n"
 "  -p, --policy FILE      policy file (default /etc/elfsig/policy)\n"
@@ -291,6 +294,49 @@ static int cmd_show(struct opts *o, int argc, char **argv)
 	return EXIT_OK;
 }
 
+static int cmd_check(struct opts *o, int argc, char **argv)
+{
+	struct elfsig_tpm_opts topts = {
+		.tcti = o->e.tcti, .srk_handle = o->e.srk_handle,
+	};
+	struct elfsig_tpm_sealed *sealed = NULL;
+	struct elfsig_tpm *tpm = NULL;
+	uint8_t digest[KL_FP_LEN], *buf = NULL;
+	struct kl_policy pol = { 0 };
+	int ret = EXIT_FAIL, err;
+	size_t len;
+
+	if (argc)
+		return usage_err("check: no arguments expected");
+	/* Read once, hash and parse the same bytes, as the loader does. */
+	if (kl_read_file(AT_FDCWD, o->e.policy_path, KL_POLICY_MAX_SIZE, &buf,
+			 &len))
+		return EXIT_FAIL;
+	kl_sha256(buf, len, digest);
+	if (kl_policy_parse(buf, len, o->e.policy_path, &pol))
+		goto out;
+	if (elfsig_tpm_sealed_read_file(o->e.sealed_path, &sealed))
+		goto out;
+	if (elfsig_tpm_open(&topts, &tpm))
+		goto out;
+	err = kl_policy_verify(tpm, sealed, &pol, digest);
+	if (err == -EACCES)
+		fprintf(stderr, "%s: the TPM refuses to unseal in the current PCR state\n",
+			PROG);
+	if (!err) {
+		printf("%s: matches %s and unseals in the current PCR state (%zu key%s)\n",
+		       o->e.policy_path, o->e.sealed_path, pol.nkeys,
+		       pol.nkeys == 1 ? "" : "s");
+		ret = EXIT_OK;
+	}
+out:
+	elfsig_tpm_close(tpm);
+	elfsig_tpm_sealed_free(sealed);
+	kl_policy_free(&pol);
+	free(buf);
+	return ret;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct opts *o, int argc, char **argv);
@@ -300,6 +346,7 @@ static const struct {
 	{ "remove", cmd_remove },
 	{ "reseal", cmd_reseal },
 	{ "show", cmd_show },
+	{ "check", cmd_check },
 };
 
 int main(int argc, char **argv)

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include <keyutils.h>
-#include <openssl/crypto.h>
 
 #include "kl.h"
 
@@ -294,9 +293,6 @@ static void verify_policy(struct run *r)
 	struct elfsig_tpm_opts opts = {
 		.tcti = r->tcti, .srk_handle = r->srk_handle,
 	};
-	const struct elfsig_tpm_pcrsel *ssel;
-	uint8_t secret[ELFSIG_TPM_MAX_SECRET];
-	size_t slen = 0;
 	int err;
 
 	r->tpm_tried = true;
@@ -307,33 +303,18 @@ static void verify_policy(struct run *r)
 		fail(r, EXIT_TPM);
 		return;
 	}
-	ssel = elfsig_tpm_sealed_pcrsel(r->sealed);
-	if (ssel->bank != r->policy.sel.bank || ssel->mask != r->policy.sel.mask) {
-		say(3, "%s: sealed to other PCRs than %s names: no key loaded",
-		    r->sealed_path, r->policy_path);
-		fail(r, EXIT_POLICY);
-		return;
-	}
-	err = elfsig_tpm_unseal(r->tpm, r->sealed, secret, sizeof(secret),
-				&slen);
+	err = kl_policy_verify(r->tpm, r->sealed, &r->policy, r->policy_digest);
 	if (err == -EACCES) {
 		say(3, "TPM refused to unseal: PCR state differs from the enrolled one: no key loaded");
 		fail(r, EXIT_UNSEAL);
-		goto out;
-	}
-	if (err) {
-		say(3, "unseal failed (%s): no key loaded", strerror(-err));
-		fail(r, EXIT_TPM);
-		goto out;
-	}
-	if (slen != KL_FP_LEN ||
-	    CRYPTO_memcmp(secret, r->policy_digest, KL_FP_LEN)) {
-		say(3, "%s: does not match the sealed digest (edited after enrolment?): no key loaded",
+	} else if (err == -EBADE) {
+		say(3, "%s: not the enrolled policy: no key loaded",
 		    r->policy_path);
 		fail(r, EXIT_POLICY);
+	} else if (err) {
+		say(3, "unseal failed (%s): no key loaded", strerror(-err));
+		fail(r, EXIT_TPM);
 	}
-out:
-	OPENSSL_cleanse(secret, sizeof(secret));
 }
 
 /* Step 5: which certificates may load. Decided in full before any add. */

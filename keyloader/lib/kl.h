@@ -207,4 +207,22 @@ int kl_enroll_commit(const struct kl_policy *pol,
 /** kl_policy_load() - read and parse a policy file. */
 int kl_policy_load(const char *path, struct kl_policy *pol);
 
+/**
+ * kl_policy_verify() - does the TPM release @digest for this policy now?
+ * @tpm:    connection
+ * @sealed: the sealed object
+ * @pol:    the parsed policy (its PCR selection must be the object's)
+ * @digest: SHA-256 of the policy file's bytes
+ *
+ * Unseals under PolicyPCR and compares in constant time; the unsealed
+ * bytes are cleansed.
+ * Return: 0 when they match, -EACCES when the TPM refuses (PCR state
+ * differs), -EBADE when the policy does not match the sealed digest or
+ * PCR selection, or another negative errno (TPM failure).
+ */
+int kl_policy_verify(struct elfsig_tpm *tpm,
+		     const struct elfsig_tpm_sealed *sealed,
+		     const struct kl_policy *pol,
+		     const uint8_t digest[KL_FP_LEN]);
+
 #endif /* ELFSIG_KL_H */

@@ -129,6 +129,11 @@ if case_setup edit k1.pem k2.pem k3.pem; then
 	sed -i 's/^# O=elfsig,CN=elfsig test k1/# CN=someone else/' "$D/policy"
 	run_loader
 	expect "policy comment edited: 0 keys, locked" 6 0
+	out=$("$ENROLL" check -p "$D/policy" -s "$D/policy.sealed" 2>&1) &&
+		t_fail "enroll check: an edited policy fails" "$out" ||
+		{ grep -q "does not match the sealed digest" <<<"$out" &&
+		  t_pass "enroll check: an edited policy fails" ||
+		  t_fail "enroll check: an edited policy fails" "$out"; }
 else
 	t_fail "policy edited" "enrol failed"
 fi
@@ -266,10 +271,17 @@ PY
 	KR=$(keyctl newring kr-before @s)
 	run_loader
 	expect "resealed to the next state: refused before it" 5 0
+	"$ENROLL" check "${P[@]}" >"$D/out" 2>&1 &&
+		t_fail "enroll check: fails before the next state" ||
+		t_pass "enroll check: fails before the next state"
 	tpm2_pcrextend "4:sha256=$ext"
 	KR=$(keyctl newring kr-after @s)
 	run_loader
 	expect "resealed to the next state: loads once reached" 0 2
+	"$ENROLL" check "${P[@]}" >"$D/out" 2>&1 &&
+		grep -q "unseals in the current PCR state (2 keys)" "$D/out" &&
+		t_pass "enroll check: passes in the next state" ||
+		t_fail "enroll check: passes in the next state" "$(cat "$D/out")"
 else
 	t_fail "rotate" "enrol failed"
 fi
