@@ -12,7 +12,13 @@ KL_LIB_SRCS  := keyloader/lib/util.c keyloader/lib/policy.c \
 		keyloader/lib/enroll.c
 KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
 
-$(KL_LIB_OBJS) $(O)/keyloader/keyloader.o $(O)/keyloader/enroll.o: \
+KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c \
+		  keyloader/enroll/cmd_create.c keyloader/enroll/cmd_add.c \
+		  keyloader/enroll/cmd_remove.c keyloader/enroll/cmd_reseal.c \
+		  keyloader/enroll/cmd_show.c keyloader/enroll/cmd_check.c
+KL_ENROLL_OBJS := $(KL_ENROLL_SRCS:%.c=$(O)/%.o)
+
+$(KL_LIB_OBJS) $(O)/keyloader/keyloader.o $(KL_ENROLL_OBJS): \
 	CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
 
 $(O)/libelfsig-keyloader.a: $(KL_LIB_OBJS)
@@ -22,8 +28,8 @@ $(O)/libelfsig-keyloader.a: $(KL_LIB_OBJS)
 $(O)/elfsig-keyloader: $(O)/keyloader/keyloader.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
-$(O)/elfsig-enroll: $(O)/keyloader/enroll.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
-	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
+$(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+	$(CC) $(LDFLAGS) -o $@ $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
 
