@@ -33,11 +33,18 @@ $(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(O)/libelfsig-
 
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
 
-KL_SUITES := tests/keyloader/policy.sh tests/keyloader/load.sh \
-	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh
+KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
+	     tests/keyloader/load.sh tests/keyloader/initramfs.sh \
+	     tests/keyloader/fuzz-replay.sh
 CHECK_SUITES += $(KL_SUITES)
-ASAN_SUITES  += tests/keyloader/policy.sh tests/keyloader/load.sh \
-		tests/keyloader/fuzz-replay.sh
+ASAN_SUITES  += tests/keyloader/unit.sh tests/keyloader/policy.sh \
+		tests/keyloader/load.sh tests/keyloader/fuzz-replay.sh
+
+$(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
+$(O)/tests/keyloader/unit/keyring_find.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
+CHECK_PREREQS += $(O)/keyloader-unit/keyring-find
 
 # The parsers under libFuzzer (make fuzz-keyloader FUZZ_SECONDS=N), and a
 # replay build that make check runs over the seeds.

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "elfsig_tpm.h"
 
@@ -140,6 +141,8 @@ void kl_certs_free(struct kl_cert *certs, size_t n);
  * Return: 0 and *@id, -ENOKEY if there is none, -ENOTUNIQ if several.
  */
 int kl_keyring_find(const char *name, int32_t *id);
+/** kl_keyring_find_in() - the same, over a /proc/keys-format stream. */
+int kl_keyring_find_in(FILE *f, const char *name, int32_t *id);
 /** kl_keyring_resolve() - a keyring ID, "@s"/"@u"/"@us"/"@p"/"@t", or
  * "%:NAME" (found by name). Return: 0 or a negative errno. */
 int kl_keyring_resolve(const char *spec, int32_t *id);
