@@ -118,7 +118,7 @@ int add_certs(struct kl_policy *pol, int n, char **paths)
 		if (err == 1)
 			printf("already enrolled: sha256:%s %s\n", hex, c.subject);
 		else if (!err)
-			printf("enrolled: sha256:%s %s\n", hex, c.subject);
+			printf("adding sha256:%s %s\n", hex, c.subject);
 		kl_cert_clear(&c);
 		if (err < 0)
 			return err;
@@ -156,7 +156,7 @@ int remove_keys(struct kl_policy *pol, int n, char **args)
 				hex);
 			return -ENOENT;
 		}
-		printf("removed: sha256:%s\n", hex);
+		printf("removing sha256:%s\n", hex);
 	}
 	return 0;
 }
