@@ -22,7 +22,11 @@ HARDEN   := -fstack-protector-strong
 else
 O        ?= build
 SANFLAGS :=
-HARDEN   := -fstack-protector-strong -D_FORTIFY_SOURCE=2
+HARDEN   := -fstack-protector-strong
+# _FORTIFY_SOURCE needs the optimiser; -O0 builds (check-matrix) go without.
+ifneq ($(OPT),-O0)
+HARDEN   += -D_FORTIFY_SOURCE=2
+endif
 endif
 
 WARNINGS := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes \
@@ -39,7 +43,7 @@ PROGRAMS      :=
 CHECK_SUITES  :=
 CHECK_PREREQS :=
 
-.PHONY: all deps check check-asan demo clean distclean
+.PHONY: all deps check check-asan check-matrix demo clean distclean
 all:
 
 include signer/signer.mk
@@ -59,8 +63,17 @@ check: deps
 
 # The host suites again, built with ASan + UBSan (CI runs this too).
 check-asan: deps
-	@$(MAKE) --no-print-directory SANITIZE=1 all
+	@$(MAKE) --no-print-directory SANITIZE=1 all local-prereqs
 	@BUILD=$(CURDIR)/build/asan tests/run $(ASAN_SUITES)
+
+# Compilers x optimisation levels, sanitizers, valgrind, cppcheck,
+# scan-build and shellcheck (CI runs this too).
+check-matrix: deps
+	@tests/run tests/matrix/test-matrix.sh
+
+# The test prerequisites that live in this build tree (not the kernel).
+.PHONY: local-prereqs
+local-prereqs: $(filter $(O)/%,$(CHECK_PREREQS))
 
 demo: deps
 	@$(MAKE) --no-print-directory all

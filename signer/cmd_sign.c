@@ -49,7 +49,7 @@ int cmd_sign(int argc, char **argv)
 	struct elfsig_signer *signer = NULL;
 	const char *output = NULL;
 	unsigned int flags = 0;
-	int nprov = 0, c, i, ret, status = EXIT_VALID;
+	int nprov = 0, c, ret, status = EXIT_VALID;
 
 	while ((c = getopt_long(argc, argv, "k:c:a:o:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -109,7 +109,7 @@ int cmd_sign(int argc, char **argv)
 		}
 		elfsig_sign_files(signer, (const char *const *)argv + optind,
 				  (size_t)(argc - optind), flags, results);
-		for (i = 0; i < argc - optind; i++)
+		for (int i = 0; i < argc - optind; i++)
 			status = worse(status, exit_code(results[i]));
 		free(results);
 	}

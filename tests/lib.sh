@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Shared helpers for elfsig's shell test suites.
 #

@@ -48,13 +48,12 @@ static void hex(const uint8_t *p, size_t n, char *out, size_t outsz)
 static void name_to_string(const X509_NAME *name, char *out, size_t outsz)
 {
 	BIO *b = BIO_new(BIO_s_mem());
-	int n;
 
 	out[0] = '\0';
 	if (!b)
 		return;
 	if (X509_NAME_print_ex(b, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB) >= 0) {
-		n = BIO_read(b, out, (int)outsz - 1);
+		int n = BIO_read(b, out, (int)outsz - 1);
 		out[n > 0 ? n : 0] = '\0';
 	}
 	BIO_free(b);
@@ -109,6 +108,10 @@ static CMS_ContentInfo *parse_cms(const uint8_t *der, size_t len, const char *na
 	}
 	OPENSSL_free(reenc);
 	ERR_clear_error();
+	if (elfsig_pkcs7_shape(der, len, name)) {
+		CMS_ContentInfo_free(cms);
+		return NULL;
+	}
 	return cms;
 }
 
@@ -386,7 +389,8 @@ int elfsig_verify_file(const struct elfsig_trust *trust, const char *path,
 		       struct elfsig_info *out)
 {
 	uint8_t msg[ELFSIG_MAX_MESSAGE];
-	struct elfsig_info local, *info = out ? out : &local;
+	struct elfsig_info local = { 0 };
+	struct elfsig_info *info = out ? out : &local;
 	STACK_OF(X509) *signer = NULL;
 	CMS_ContentInfo *cms = NULL;
 	CMS_SignerInfo *si;

@@ -108,7 +108,6 @@ static int setup_providers(struct elfsig_signer *s,
 static int load_key(struct elfsig_signer *s, const char *key)
 {
 	OSSL_STORE_CTX *st;
-	OSSL_STORE_INFO *info;
 
 	st = OSSL_STORE_open_ex(key, NULL, NULL, UI_get_default_method(), NULL,
 				NULL, NULL, NULL);
@@ -118,7 +117,8 @@ static int load_key(struct elfsig_signer *s, const char *key)
 	}
 	OSSL_STORE_expect(st, OSSL_STORE_INFO_PKEY);
 	while (!s->key && !OSSL_STORE_eof(st)) {
-		info = OSSL_STORE_load(st);
+		OSSL_STORE_INFO *info = OSSL_STORE_load(st);
+
 		if (!info) {
 			if (OSSL_STORE_error(st))
 				break;
@@ -356,11 +356,15 @@ int elfsig_sign_files(const struct elfsig_signer *signer,
 		      int *results)
 {
 	struct elfsig_pending pend[BATCH];
-	size_t start, i, m;
+	size_t start, i;
 	int ret = 0;
 
-	for (start = 0; start < n; start += m) {
-		m = n - start < BATCH ? n - start : BATCH;
+	for (start = 0; start < n; start += BATCH) {
+		size_t m = BATCH;
+
+		if (n - start < m)
+			m = n - start;
+
 		for (i = 0; i < m; i++)
 			results[start + i] = elfsig_rewrite_prepare(
 				paths[start + i], NULL, signer->hash, sign_message,

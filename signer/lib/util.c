@@ -23,6 +23,7 @@ void elfsig_set_error_callback(elfsig_error_cb cb, void *ctx)
 	error_ctx = ctx;
 }
 
+__attribute__((format(printf, 1, 0)))
 static void report(const char *fmt, va_list ap, bool ssl)
 {
 	int saved = errno;

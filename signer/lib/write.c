@@ -251,8 +251,10 @@ static int plan_sections(const struct elfsig_elf *in, bool sign, struct plan *p)
 	if (find_name(in, &p->name_off))
 		return 0;
 	/* Append the name to a new copy of the name table. */
-	if (in->shstrtab_size + sizeof(sig_name) > UINT32_MAX)
+	if (in->shstrtab_size + sizeof(sig_name) > UINT32_MAX) {
+		elfsig_err("%s: section name table too large", in->name);
 		return -EBADMSG;
+	}
 	p->strtab_size = in->shstrtab_size + sizeof(sig_name);
 	p->strtab = malloc(p->strtab_size);
 	if (!p->strtab)
@@ -330,7 +332,6 @@ static int write_tail(const struct elfsig_elf *tmp, struct plan *p,
 	uint64_t pos = p->cut, shoff, end;
 	uint8_t ehdr[64];
 	uint8_t *sht = NULL;
-	uint32_t i;
 	int ret;
 
 	if (der) {
@@ -365,7 +366,7 @@ static int write_tail(const struct elfsig_elf *tmp, struct plan *p,
 		sht = calloc(p->shnum, shsz);
 		if (!sht)
 			return -ENOMEM;
-		for (i = 0; i < p->shnum; i++)
+		for (uint32_t i = 0; i < p->shnum; i++)
 			elfsig_encode_shdr(tmp, &p->shdrs[i], sht + (size_t)i * shsz);
 		ret = pwrite_full(tmp->fd, sht, (size_t)p->shnum * shsz, shoff, name);
 		free(sht);
@@ -438,7 +439,7 @@ static int keep_metadata(int fd, const struct stat *st, bool in_place,
 
 static int sync_dir(const char *dir)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 
 	if (fd < 0)
 		return -errno;
@@ -498,10 +499,17 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	}
 	dircopy = strdup(pend->target);
 	pend->dir = dircopy ? strdup(dirname(dircopy)) : NULL;
-	if (!pend->dir || asprintf(&pend->tmp, "%s/.%s.elfsig-XXXXXX", pend->dir,
-				   elfsig_basename(pend->target)) < 0) {
-		pend->tmp = NULL;
+	if (pend->dir) {
+		size_t n = strlen(pend->dir) + strlen(pend->target) + 32;
+
+		pend->tmp = malloc(n);
+		if (pend->tmp)
+			snprintf(pend->tmp, n, "%s/.%s.elfsig-XXXXXX", pend->dir,
+				 elfsig_basename(pend->target));
+	}
+	if (!pend->tmp) {
 		ret = -ENOMEM;
+		elfsig_err("%s: out of memory", path);
 		goto out;
 	}
 

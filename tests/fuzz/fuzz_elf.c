@@ -7,8 +7,6 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct elfsig_elf elf;
-	uint8_t digest[ELFSIG_MAX_DIGEST];
-	size_t dlen;
 	int fd;
 
 	fuzz_quiet();
@@ -16,6 +14,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return 0;
 	if (elfsig_elf_parse_fd(&elf, fd, "fuzz", ELFSIG_PARSE_SEGMENTS) == 0) {
+		uint8_t digest[ELFSIG_MAX_DIGEST];
+		size_t dlen;
+
 		(void)elfsig_elf_digest(&elf, ELFSIG_HASH_SHA256, digest, &dlen);
 		elfsig_elf_release(&elf);
 	}

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Seed corpora for the fuzz harnesses, made from real binaries at run time.
 # Sourced after tests/signer/fixtures.sh; fills $SEEDS/<harness>/.
@@ -7,6 +8,7 @@ fuzz_seeds() {
 	SEEDS=${SEEDS:-$TOP/build/fuzz/seeds}
 	[ -f "$SEEDS/.done" ] && return 0
 	rm -rf "$SEEDS"; mkdir -p "$SEEDS"/{elf,sections,pkcs7,rewrite}
+	# shellcheck disable=SC2016 # assembly, not shell
 	printf '\t.globl _start\n\t.text\n_start:\tmov $60, %%eax\n\txor %%edi, %%edi\n\tsyscall\n' \
 		> "$FIX/src/tiny.s"
 	as -o "$FIX/src/tiny.o" "$FIX/src/tiny.s" && ld -o "$FIX/bin/tiny" "$FIX/src/tiny.o"
@@ -30,5 +32,8 @@ open(sys.argv[2], "wb").write(data[d["section_offset"]:d["section_offset"] + d["
 		cp "$s" "$SEEDS/elf/h-${s##*/}"; cp "$s" "$SEEDS/sections/h-${s##*/}"
 	done
 	rm -rf "$SEEDS/hostile"
+	# The kernel parser harness reads native (ELF64 little-endian) files.
+	mkdir -p "$SEEDS/kernel-parse"
+	cp "$SEEDS"/elf/tiny-* "$SEEDS"/elf/aarch64-* "$SEEDS"/elf/h-* "$SEEDS/kernel-parse/"
 	touch "$SEEDS/.done"
 }

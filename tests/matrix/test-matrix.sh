@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The slower matrix: gcc and clang at -O0 and -O2 (each build runs the
+# signer suites), valgrind memcheck on signelf, cppcheck and scan-build with
+# zero findings, shellcheck on every script. One PASS/FAIL line per cell.
+set -u
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP" || exit 1
+t_mktemp
+LOG=$T_TMP/log
+
+# cell NAME CMD...: run CMD quietly; on failure show the end of its output.
+cell() {
+	local name=$1; shift
+	if "$@" > "$LOG" 2>&1; then
+		t_pass "$name"
+	else
+		t_fail "$name" "$(tail -5 "$LOG" | tr '\n' ' ' | cut -c1-400)"
+	fi
+}
+
+# suites BUILD: the signer suites against one build; fails on any FAIL.
+suites() {
+	BUILD=$TOP/$1 tests/run tests/signer/test-roundtrip.sh tests/signer/test-hostile.sh \
+		tests/signer/test-tamper.sh tests/fuzz/test-replay.sh
+}
+
+for cc in gcc clang; do
+	for opt in -O0 -O2; do
+		o=build/matrix/$cc$opt
+		cell "build $cc $opt (-Werror)" make -s O="$o" CC=$cc OPT=$opt \
+			"$o/signelf" "$o/libelfsig.so" \
+			"$o/fuzz/replay-elf" "$o/fuzz/replay-sections" \
+			"$o/fuzz/replay-pkcs7" "$o/fuzz/replay-rewrite"
+		cell "signer suites on $cc $opt" suites "$o"
+	done
+done
+
+# valgrind memcheck: every subcommand, good and hostile input.
+vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+	--show-leak-kinds=definite "$@"; }
+memcheck() {
+	. "$TOP/tests/signer/fixtures.sh"
+	fixtures_build || return 1
+	local k=$FIX/keys S=build/signelf rc
+	vg "$S" sign -k "$k/rsa2048.key" -c "$k/rsa2048.pem" -o "$T_TMP/a" "$FIX/bin/musl-static" || return 1
+	vg "$S" verify -c "$k/rsa2048.pem" "$T_TMP/a" || return 1
+	vg "$S" show --json "$T_TMP/a" || return 1
+	vg "$S" digest --message "$T_TMP/m" "$T_TMP/a" || return 1
+	cp "$FIX/bin/i386-static" "$T_TMP/b"
+	cp "$FIX/bin/s390x-be64" "$T_TMP/c"
+	vg "$S" sign -k "$k/p256.key" -c "$k/p256.pem" "$T_TMP/b" "$T_TMP/c" || return 1
+	vg "$S" remove "$T_TMP/b" || return 1
+	$ELFCRAFT hostile "$T_TMP/a" "$T_TMP/h" > /dev/null
+	for f in "$T_TMP"/h/*; do
+		vg "$S" verify -q -c "$k/rsa2048.pem" "$f"; rc=$?
+		[ "$rc" = 99 ] && { echo "memcheck error on $f"; return 1; }
+		vg "$S" sign -k "$k/rsa2048.key" -c "$k/rsa2048.pem" -o "$T_TMP/o" "$f" 2>/dev/null; rc=$?
+		[ "$rc" = 99 ] && { echo "memcheck error signing $f"; return 1; }
+		rm -f "$T_TMP/o"
+	done
+	return 0
+}
+make -s all > /dev/null 2>&1
+cell "valgrind memcheck: signelf on good and hostile files" memcheck
+
+# shellcheck disable=SC2046 # the optional directories, one word each
+cell "cppcheck: zero findings" cppcheck --enable=warning,style,performance,portability \
+	--inline-suppr --error-exitcode=1 -q -D_GNU_SOURCE -Isigner -Isigner/lib -Itpm \
+	--suppress=missingIncludeSystem signer tests/fuzz $(ls -d tpm keyloader 2>/dev/null)
+
+scan() {
+	rm -rf build/scan build/matrix/scan
+	scan-build --status-bugs -o build/scan make -s O=build/matrix/scan CC=clang \
+		build/matrix/scan/signelf build/matrix/scan/libelfsig.so
+}
+cell "clang scan-build: zero findings" scan
+
+shell_scripts() {
+	{ git ls-files '*.sh'; git ls-files | xargs grep -lE '^#!.*(ba)?sh' 2>/dev/null; } | sort -u
+}
+# shellcheck disable=SC2046
+cell "shellcheck: every script" shellcheck -x $(shell_scripts)
+exit 0
