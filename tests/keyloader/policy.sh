@@ -130,15 +130,4 @@ head -c 3000 /dev/urandom > "$C"; cert_refused "random bytes" "$C" "not an X.509
 : > "$C"; cert_refused "empty file" "$C" "empty file"
 rm -f "$C"; mkfifo "$C"; cert_refused "a FIFO (no hang)" "$C" "not a regular file"
 
-# Every option --help shows is documented in the man page.
-for prog in elfsig-keyloader elfsig-enroll; do
-	man=$TOP/man/$prog.8
-	[ "$prog" = elfsig-keyloader ] && bin=$KL || bin=$ENROLL
-	missing=
-	for o in $("$bin" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-		grep -q -- "$(sed 's/-/\\\\-/g' <<<"$o")" "$man" || missing="$missing $o"
-	done
-	[ -z "$missing" ] && [ -s "$man" ] && t_pass "$prog: every --help option is in $prog.8" ||
-		t_fail "$prog: every --help option is in $prog.8" "missing:$missing"
-done
 exit 0
