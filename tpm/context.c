@@ -110,9 +110,9 @@ static const char *probe_reason(int err)
 /* Why the TPM behind @conf cannot be reached: 0 if no reason is found. */
 static int tcti_probe(const char *conf)
 {
-	char host[256], port[16], path[256];
-
 	if (tcti_is(conf, "swtpm") || tcti_is(conf, "mssim")) {
+		char host[256], port[16];
+
 		if (!tcti_param(conf, "host", host, sizeof(host)))
 			strcpy(host, "localhost");
 		if (!tcti_param(conf, "port", port, sizeof(port)))
@@ -121,6 +121,7 @@ static int tcti_probe(const char *conf)
 	}
 	if (tcti_is(conf, "device")) {
 		const char *p = strchr(conf, ':');
+		char path[256];
 		int fd;
 
 		if (p && p[1]) {
@@ -168,6 +169,17 @@ int elfsig_tpm_open(const struct elfsig_tpm_opts *opts,
 		return -ENOMEM;
 	t->srk = ESYS_TR_NONE;
 	t->srk_handle = opts->srk_handle;
+	if (opts->srk_name_len) {
+		if (!opts->srk_name ||
+		    opts->srk_name_len > sizeof(t->srk_name)) {
+			tpm_err("pinned storage root key name: invalid length %zu",
+				opts->srk_name_len);
+			free(t);
+			return -EINVAL;
+		}
+		memcpy(t->srk_name, opts->srk_name, opts->srk_name_len);
+		t->srk_name_len = opts->srk_name_len;
+	}
 	t->tcti_conf = strdup(elfsig_tpm_tcti(opts->tcti));
 	if (!t->tcti_conf) {
 		free(t);
@@ -215,7 +227,7 @@ void elfsig_tpm_close(struct elfsig_tpm *t)
 		return;
 	if (t->esys) {
 		if (t->srk_transient)
-			tpm_flush(t, &t->srk);
+			tpm_flush(t, &t->srk, true);
 		else if (t->srk != ESYS_TR_NONE)
 			Esys_TR_Close(t->esys, &t->srk);
 		Esys_Finalize(&t->esys);

@@ -67,10 +67,17 @@ ELFSIG_TPM_API const char *elfsig_tpm_tcti(const char *explicit_tcti);
 /* An open connection to a TPM: ESAPI context plus the storage root key. */
 struct elfsig_tpm;
 
+#define ELFSIG_TPM_MAX_NAME	66	/* a TPM2B_NAME's bytes: alg + digest */
+
 struct elfsig_tpm_opts {
 	const char *tcti;	/* NULL: see elfsig_tpm_tcti() */
 	uint32_t srk_handle;	/* persistent SRK (0x81xxxxxx), or 0 to
 				 * create the SRK as a primary when needed */
+	const uint8_t *srk_name; /* if set, the SRK's TPM name must be this
+				  * (recorded at enrolment with
+				  * elfsig_tpm_srk_name): a substituted key
+				  * or forged response is refused */
+	size_t srk_name_len;
 };
 
 /**
@@ -84,6 +91,19 @@ struct elfsig_tpm_opts {
  */
 ELFSIG_TPM_API int elfsig_tpm_open(const struct elfsig_tpm_opts *opts,
 				   struct elfsig_tpm **out);
+
+/**
+ * elfsig_tpm_srk_name() - the TPM name of the storage root key
+ * @tpm:  connection
+ * @name: out, at least ELFSIG_TPM_MAX_NAME bytes (nameAlg || digest)
+ * @len:  out, its length
+ *
+ * ESAPI computes the name from the very public area it uses to salt
+ * sessions, so pinning it (elfsig_tpm_opts.srk_name) pins that key.
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_srk_name(struct elfsig_tpm *tpm, uint8_t *name,
+				       size_t *len);
 
 /** elfsig_tpm_close() - flush what is still loaded and disconnect. */
 ELFSIG_TPM_API void elfsig_tpm_close(struct elfsig_tpm *tpm);

@@ -22,10 +22,11 @@ void elfsig_tpm_set_error_callback(elfsig_tpm_error_cb cb, void *ctx)
 void tpm_err(const char *fmt, ...)
 {
 	int saved = errno;
-	char msg[512];
-	va_list ap;
 
 	if (error_cb && !error_muted) {
+		char msg[512];
+		va_list ap;
+
 		va_start(ap, fmt);
 		vsnprintf(msg, sizeof(msg), fmt, ap);
 		va_end(ap);

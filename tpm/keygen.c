@@ -119,6 +119,7 @@ static int write_tss2_pem(const char *path, uint32_t parent,
 	unsigned char *der = NULL;
 	BIO *bio = NULL;
 	int derlen, fd, ret = -EIO;
+	bool ok;
 
 	if (Tss2_MU_TPM2B_PUBLIC_Marshal(pub, pubbuf, sizeof(pubbuf), &publen) ||
 	    Tss2_MU_TPM2B_PRIVATE_Marshal(priv, privbuf, sizeof(privbuf),
@@ -133,32 +134,30 @@ static int write_tss2_pem(const char *path, uint32_t parent,
 	k->empty_auth = 1;
 	if (!k->type || !ASN1_INTEGER_set_uint64(k->parent, parent) ||
 	    !ASN1_OCTET_STRING_set(k->pubkey, pubbuf, (int)publen) ||
-	    !ASN1_OCTET_STRING_set(k->privkey, privbuf, (int)privlen))
+	    !ASN1_OCTET_STRING_set(k->privkey, privbuf, (int)privlen) ||
+	    (derlen = ASN1_item_i2d((ASN1_VALUE *)k, &der,
+				    ASN1_ITEM_rptr(TSSPRIVKEY))) <= 0) {
+		tpm_err("%s: cannot encode the TSS2 key", path);
 		goto out;
-	derlen = ASN1_item_i2d((ASN1_VALUE *)k, &der, ASN1_ITEM_rptr(TSSPRIVKEY));
-	if (derlen <= 0)
-		goto out;
+	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ret = -errno;
 		tpm_err("%s: %s", path, strerror(errno));
 		goto out;
 	}
-	bio = BIO_new_fd(fd, BIO_CLOSE);
-	if (!bio) {
-		close(fd);
-		goto out;
-	}
-	if (PEM_write_bio(bio, TSS2_PEM_NAME, "", der, derlen) <= 0 ||
-	    BIO_flush(bio) <= 0 || fsync(fd)) {
+	bio = BIO_new_fd(fd, BIO_NOCLOSE);
+	ok = bio && PEM_write_bio(bio, TSS2_PEM_NAME, "", der, derlen) > 0 &&
+	     BIO_flush(bio) > 0 && fsync(fd) == 0;
+	if (close(fd))
+		ok = false;
+	if (!ok) {
 		tpm_err("%s: write failed", path);
 		unlink(path);	/* ours: created with O_EXCL above */
 		goto out;
 	}
 	ret = 0;
 out:
-	if (ret == -EIO && !bio)
-		tpm_err("%s: cannot encode the TSS2 key", path);
 	BIO_free(bio);
 	OPENSSL_free(der);
 	ASN1_item_free((ASN1_VALUE *)k, ASN1_ITEM_rptr(TSSPRIVKEY));
@@ -175,7 +174,7 @@ int elfsig_tpm_keygen(struct elfsig_tpm *t, enum elfsig_tpm_keytype type,
 	TPM2B_PUBLIC *pub = NULL;
 	ESYS_TR srk, obj = ESYS_TR_NONE, persisted = ESYS_TR_NONE;
 	TPM2B_PUBLIC tmpl;
-	int ret;
+	int ret, fret;
 
 	if (type != ELFSIG_TPM_KEY_RSA2048 && type != ELFSIG_TPM_KEY_ECC_P256) {
 		tpm_err("keygen: unknown key type");
@@ -225,7 +224,8 @@ int elfsig_tpm_keygen(struct elfsig_tpm *t, enum elfsig_tpm_keytype type,
 		}
 	}
 out:
-	tpm_flush(t, &obj);
+	fret = tpm_flush(t, &obj, ret != 0);
+	ret = ret ?: fret;
 	Esys_Free(priv);
 	Esys_Free(pub);
 	return ret;

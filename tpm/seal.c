@@ -79,7 +79,7 @@ int elfsig_tpm_seal(struct elfsig_tpm *t,
 	ESYS_TR srk, trial = ESYS_TR_NONE, hmac = ESYS_TR_NONE;
 	TPM2B_DIGEST policy;
 	TPM2B_PUBLIC tmpl;
-	int ret;
+	int ret, fret;
 
 	*out = NULL;
 	memset(&sens, 0, sizeof(sens));
@@ -101,7 +101,8 @@ int elfsig_tpm_seal(struct elfsig_tpm *t,
 	if (ret)
 		goto out;
 	ret = tpm_policy_get_digest(t, trial, &policy);
-	tpm_flush(t, &trial);
+	fret = tpm_flush(t, &trial, ret != 0);
+	ret = ret ?: fret;
 	if (ret)
 		goto out;
 
@@ -115,7 +116,8 @@ int elfsig_tpm_seal(struct elfsig_tpm *t,
 	sens.sensitive.data.size = (UINT16)len;
 	memcpy(sens.sensitive.data.buffer, secret, len);
 	ret = tpm_create(t, srk, hmac, &sens, &tmpl, &priv, &pub);
-	tpm_flush(t, &hmac);
+	fret = tpm_flush(t, &hmac, ret != 0);
+	ret = ret ?: fret;
 	if (ret)
 		goto out;
 
@@ -134,8 +136,9 @@ int elfsig_tpm_seal(struct elfsig_tpm *t,
 	ret = 0;
 out:
 	OPENSSL_cleanse(&sens, sizeof(sens));
-	tpm_flush(t, &hmac);
-	tpm_flush(t, &trial);
+	/* Only a failure path gets here with anything still loaded. */
+	tpm_flush(t, &hmac, true);
+	tpm_flush(t, &trial, true);
 	Esys_Free(priv);
 	Esys_Free(pub);
 	return ret;
@@ -207,7 +210,7 @@ int elfsig_tpm_unseal(struct elfsig_tpm *t,
 	ESYS_TR srk, obj = ESYS_TR_NONE, session = ESYS_TR_NONE;
 	TPM2B_SENSITIVE_DATA *data = NULL;
 	TSS2_RC rc;
-	int ret;
+	int ret, fret;
 
 	*len = 0;
 	ret = tpm_srk_get(t, &srk);
@@ -241,7 +244,14 @@ out:
 		OPENSSL_cleanse(data, sizeof(*data));
 		Esys_Free(data);
 	}
-	tpm_flush(t, &session);
-	tpm_flush(t, &obj);
+	fret = tpm_flush(t, &session, ret != 0);
+	ret = ret ?: fret;
+	fret = tpm_flush(t, &obj, ret != 0);
+	ret = ret ?: fret;
+	if (ret && *len) {
+		/* A failed flush fails the call: hand nothing back. */
+		OPENSSL_cleanse(secret, *len);
+		*len = 0;
+	}
 	return ret;
 }

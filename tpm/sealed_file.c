@@ -207,7 +207,7 @@ int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 	return 0;
 fail:
 	free(s);
-	return -EBADMSG;
+	return ret;
 }
 
 int elfsig_tpm_sealed_serialize(const struct elfsig_tpm_sealed *s,
@@ -395,14 +395,15 @@ int elfsig_tpm_sealed_to_tss(const struct elfsig_tpm_sealed *s,
 			     uint8_t **pub, size_t *publen,
 			     uint8_t **priv, size_t *privlen)
 {
+	/* A marshalled TPM2B is never larger than the structure itself. */
+	const size_t pubcap = sizeof(TPM2B_PUBLIC), privcap = sizeof(TPM2B_PRIVATE);
+
 	*publen = *privlen = 0;
-	*pub = malloc(sizeof(TPM2B_PUBLIC));
-	*priv = malloc(sizeof(TPM2B_PRIVATE));
+	*pub = calloc(pubcap, 1);
+	*priv = calloc(privcap, 1);
 	if (!*pub || !*priv ||
-	    Tss2_MU_TPM2B_PUBLIC_Marshal(&s->pub, *pub, sizeof(TPM2B_PUBLIC),
-					 publen) ||
-	    Tss2_MU_TPM2B_PRIVATE_Marshal(&s->priv, *priv,
-					  sizeof(TPM2B_PRIVATE), privlen)) {
+	    Tss2_MU_TPM2B_PUBLIC_Marshal(&s->pub, *pub, pubcap, publen) ||
+	    Tss2_MU_TPM2B_PRIVATE_Marshal(&s->priv, *priv, privcap, privlen)) {
 		free(*pub);
 		free(*priv);
 		*pub = *priv = NULL;

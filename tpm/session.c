@@ -7,11 +7,13 @@
 
 /**
  * tpm_flush() - flush a transient object or session, if any
- * @t:  connection
- * @tr: the handle; set to ESYS_TR_NONE
- * Return: 0 or a negative errno (reported).
+ * @t:     connection
+ * @tr:    the handle; set to ESYS_TR_NONE
+ * @quiet: cleaning up after a failure that was already reported (a dead
+ *         TPM fails the flushes too: one line is enough)
+ * Return: 0 or a negative errno.
  */
-int tpm_flush(struct elfsig_tpm *t, ESYS_TR *tr)
+int tpm_flush(struct elfsig_tpm *t, ESYS_TR *tr, bool quiet)
 {
 	TSS2_RC rc;
 
@@ -19,6 +21,8 @@ int tpm_flush(struct elfsig_tpm *t, ESYS_TR *tr)
 		return 0;
 	rc = Esys_FlushContext(t->esys, *tr);
 	*tr = ESYS_TR_NONE;
+	if (quiet)
+		return tpm_rc_errno(rc);
 	return tpm_rc_fail(rc, "flushing a TPM object");
 }
 
@@ -53,7 +57,7 @@ int tpm_start_session(struct elfsig_tpm *t, TPM2_SE type, ESYS_TR salt,
 	if (attrs) {
 		rc = Esys_TRSess_SetAttributes(t->esys, *session, attrs, attrs);
 		if (rc != TSS2_RC_SUCCESS) {
-			tpm_flush(t, session);
+			tpm_flush(t, session, true);
 			return tpm_rc_fail(rc, "setting session attributes");
 		}
 	}
@@ -126,6 +130,6 @@ int tpm_policy_pcr_session(struct elfsig_tpm *t, bool trial, ESYS_TR salt,
 		return ret;
 	ret = tpm_policy_pcr(t, *session, &pcr_digest, &tpml);
 	if (ret)
-		tpm_flush(t, session);
+		tpm_flush(t, session, true);
 	return ret;
 }

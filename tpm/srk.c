@@ -102,6 +102,31 @@ static int check_srk_public(struct elfsig_tpm *t, ESYS_TR srk)
 	return 0;
 }
 
+static int tpm_tr_get_name(struct elfsig_tpm *t, ESYS_TR tr, TPM2B_NAME **name)
+{
+	TSS2_RC rc = Esys_TR_GetName(t->esys, tr, name);
+
+	return tpm_rc_fail(rc, "reading the storage root key's name");
+}
+
+/* The SRK's name against the one pinned at enrolment. Esys_TR_GetName
+ * hashes the public area ESAPI holds, the one it salts sessions with. */
+static int check_srk_name(struct elfsig_tpm *t, ESYS_TR srk)
+{
+	TPM2B_NAME *name = NULL;
+	int ret = tpm_tr_get_name(t, srk, &name);
+
+	if (ret)
+		return ret;
+	if (name->size != t->srk_name_len ||
+	    memcmp(name->name, t->srk_name, t->srk_name_len)) {
+		tpm_err("storage root key is not the pinned one (its name differs): another TPM, a cleared owner seed, or a substituted key");
+		ret = -EKEYREJECTED;
+	}
+	Esys_Free(name);
+	return ret;
+}
+
 /**
  * tpm_srk_get() - the SRK, loaded once per connection
  * @t:   connection
@@ -113,23 +138,53 @@ int tpm_srk_get(struct elfsig_tpm *t, ESYS_TR *srk)
 	TPM2B_PUBLIC tmpl;
 	int ret;
 
-	if (t->srk == ESYS_TR_NONE) {
-		if (t->srk_handle) {
-			ret = tpm_tr_from_public(t, t->srk_handle, &t->srk,
-						 false);
-			if (!ret) {
-				ret = check_srk_public(t, t->srk);
-				if (ret)
-					Esys_TR_Close(t->esys, &t->srk);
-			}
-		} else {
-			tpm_srk_template(&tmpl);
-			ret = tpm_create_primary(t, &tmpl, &t->srk);
-			t->srk_transient = ret == 0;
-		}
-		if (ret)
-			return ret;
+	if (t->srk != ESYS_TR_NONE) {
+		*srk = t->srk;
+		return 0;
+	}
+	if (t->srk_handle) {
+		ret = tpm_tr_from_public(t, t->srk_handle, &t->srk, false);
+		if (!ret)
+			ret = check_srk_public(t, t->srk);
+	} else {
+		tpm_srk_template(&tmpl);
+		ret = tpm_create_primary(t, &tmpl, &t->srk);
+		t->srk_transient = ret == 0;
+	}
+	if (!ret && t->srk_name_len)
+		ret = check_srk_name(t, t->srk);
+	if (ret) {
+		if (t->srk_transient)
+			tpm_flush(t, &t->srk, true);
+		else if (t->srk != ESYS_TR_NONE)
+			Esys_TR_Close(t->esys, &t->srk);
+		t->srk_transient = false;
+		return ret;
 	}
 	*srk = t->srk;
 	return 0;
+}
+
+int elfsig_tpm_srk_name(struct elfsig_tpm *t, uint8_t *out, size_t *len)
+{
+	TPM2B_NAME *name = NULL;
+	ESYS_TR srk;
+	int ret;
+
+	*len = 0;
+	ret = tpm_srk_get(t, &srk);
+	if (!ret)
+		ret = tpm_tr_get_name(t, srk, &name);
+	if (ret)
+		return ret;
+	if (name->size > ELFSIG_TPM_MAX_NAME) {
+		tpm_err("storage root key name of %u bytes is too long",
+			name->size);
+		ret = -EIO;
+	} else {
+		memcpy(out, name->name, name->size);
+		*len = name->size;
+	}
+	Esys_Free(name);
+	return ret;
 }

@@ -10,7 +10,8 @@ TPM_LIB_SRCS := tpm/error.c tpm/context.c tpm/srk.c tpm/session.c \
 TPM_CMD_SRCS := tpm/tool/elfsig-tpm.c tpm/tool/cmd_common.c \
 		tpm/tool/cmd_keygen.c tpm/tool/cmd_seal.c \
 		tpm/tool/cmd_unseal.c tpm/tool/cmd_pcrread.c \
-		tpm/tool/cmd_pcrextend.c tpm/tool/cmd_evict.c
+		tpm/tool/cmd_pcrextend.c tpm/tool/cmd_evict.c \
+		tpm/tool/cmd_srkname.c
 TPM_LIB_OBJS := $(TPM_LIB_SRCS:%.c=$(O)/%.o)
 TPM_CMD_OBJS := $(TPM_CMD_SRCS:%.c=$(O)/%.o)
 
@@ -30,7 +31,7 @@ TPM_SUITES := tests/tpm/symbols.sh tests/tpm/sealed-file.sh \
 	      tests/tpm/keygen.sh tests/tpm/sign-elf.sh
 CHECK_SUITES += $(TPM_SUITES)
 ASAN_SUITES  += tests/tpm/sealed-file.sh tests/tpm/seal.sh tests/tpm/keygen.sh \
-		tests/tpm/errors.sh tests/tpm/interop.sh
+		tests/tpm/errors.sh tests/tpm/interop.sh tests/tpm/sign-elf.sh
 
 # Unit tests against a fake ESAPI (link-time --wrap): error paths swtpm
 # does not produce, and flushing on every one of them.
@@ -57,6 +58,7 @@ build/fuzz/fuzz-tpm-sealed: tests/tpm/fuzz_sealed.c $(TPM_LIB_SRCS) tpm/elfsig_t
 	$(or $(FUZZ_CC),clang) $(TPM_FUZZ_FLAGS) -o $@ $< $(TPM_LIB_SRCS) $(TPM_LIBS)
 
 .PHONY: fuzz-tpm
+FUZZ_TARGETS += fuzz-tpm
 fuzz-tpm: build/fuzz/fuzz-tpm-sealed
 	@mkdir -p build/fuzz/corpus-tpm-sealed
 	build/fuzz/fuzz-tpm-sealed -max_total_time=$(or $(FUZZ_SECONDS),60) \

@@ -16,6 +16,8 @@ struct elfsig_tpm {
 	TSS2_TCTI_CONTEXT *tcti;
 	ESYS_CONTEXT *esys;
 	uint32_t srk_handle;		/* persistent SRK or 0 */
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];	/* pinned name, if any */
+	size_t srk_name_len;
 	ESYS_TR srk;			/* loaded SRK, ESYS_TR_NONE if not */
 	bool srk_transient;		/* created by us: flush on close */
 };
@@ -46,7 +48,7 @@ int tpm_tr_from_public(struct elfsig_tpm *t, uint32_t handle, ESYS_TR *tr,
 		       bool quiet);
 
 /* session.c */
-int tpm_flush(struct elfsig_tpm *t, ESYS_TR *tr);
+int tpm_flush(struct elfsig_tpm *t, ESYS_TR *tr, bool quiet);
 int tpm_start_session(struct elfsig_tpm *t, TPM2_SE type, ESYS_TR salt,
 		      TPMA_SESSION attrs, ESYS_TR *session);
 int tpm_policy_pcr(struct elfsig_tpm *t, ESYS_TR session,

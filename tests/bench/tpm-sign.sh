@@ -70,7 +70,7 @@ echo
 echo "| files on | key | wall (s) | files/s | swtpm CPU (s) | TPM CPU share | same alg., file key: wall (s) | time added by the TPM |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for place in ${SHM:+tmpfs} disk; do
-	dir=$D; [ $place = tmpfs ] && dir=$SHM
+	dir=$D; [ "$place" = tmpfs ] && dir=$SHM
 	for alg in ecc rsa; do
 		: >"$D/r"
 		for _ in $(seq "$runs"); do

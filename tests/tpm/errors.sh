@@ -18,11 +18,11 @@ expect_err() {
 	if [ "$rc" = "$want" ] && [ "$lines" = 1 ] && [[ $err == $pat ]]; then
 		t_pass "$name"
 	else
-		t_fail "$name" "rc=$rc (want $want), stderr: $err"
+		t_fail "$name" "rc=$rc (want $want), stderr: $err $(cat "$T_TMP/mute.log" 2>/dev/null)"
 	fi
 }
 
-port=$(t_free_port)
+port=$(tpm_free_port)
 expect_err unreachable-connection-refused 3 \
 	"elfsig-tpm: TPM not reachable at swtpm:host=127.0.0.1,port=$port: Connection refused" \
 	"$T" pcrread sha256:0 --tcti "swtpm:host=127.0.0.1,port=$port"
@@ -50,13 +50,23 @@ else
 	t_skip tcti-default-device "this host has /dev/tpmrm0"
 fi
 
-# A TPM that accepts the connection and never answers: the deadline.
-python3 - "$port" >/dev/null 2>&1 <<'PY' &
-import select, socket, sys
-p = int(sys.argv[1]); ls = []; held = []
-for q in (p, p + 1):
-    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("127.0.0.1", q)); s.listen(8); ls.append(s)
+# A TPM that accepts the connection and never answers: the deadline. The
+# listener picks its own ports below the ephemeral range (32768+), where
+# an outgoing connection elsewhere on the host cannot be holding them.
+python3 - "$T_TMP/mute.port" >/dev/null 2>"$T_TMP/mute.log" <<'PY' &
+import random, select, socket, sys
+for _ in range(100):
+    p = random.randrange(20000, 32000, 2); ls = []
+    try:
+        for q in (p, p + 1):
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("127.0.0.1", q)); s.listen(8); ls.append(s)
+        break
+    except OSError:
+        for s in ls: s.close()
+open(sys.argv[1] + ".tmp", "w").write(str(p))
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+held = []
 while True:
     for s in select.select(ls, [], [])[0]:
         held.append(s.accept()[0])
@@ -64,9 +74,10 @@ PY
 mute=$!
 t_on_exit "kill $mute 2>/dev/null"
 for _ in $(seq 1 200); do
-	[ "$(ss -Hltn "sport = :$port or sport = :$((port + 1))" | wc -l)" = 2 ] && break
+	[ -s "$T_TMP/mute.port" ] && break
 	sleep 0.1
 done
+port=$(cat "$T_TMP/mute.port" 2>/dev/null)
 start=$(date +%s)
 expect_err silent-tpm-deadline 3 \
 	"elfsig-tpm: TPM not reachable at swtpm:host=127.0.0.1,port=$port: no answer within 2 s" \

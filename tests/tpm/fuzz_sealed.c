@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct elfsig_tpm_sealed *s = NULL, *t = NULL;
 	uint8_t *buf = NULL, *pub = NULL, *priv = NULL;
-	size_t len, publen, privlen, cut;
+	size_t len, publen, privlen;
 
 	if (elfsig_tpm_sealed_parse(data, size, &s) == 0) {
 		if (elfsig_tpm_sealed_serialize(s, &buf, &len) ||
@@ -36,8 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The same bytes as a tpm2-tools -u/-r pair, split at the first byte. */
 	if (size > 1) {
 		struct elfsig_tpm_pcrsel sel = { 0x000b, 0x81 };
-
-		cut = 1 + data[0] % (size - 1);
+		size_t cut = 1 + data[0] % (size - 1);
 		if (elfsig_tpm_sealed_from_tss(&sel, data + 1, cut - 1,
 					       data + cut, size - cut, &t) == 0)
 			elfsig_tpm_sealed_free(t);

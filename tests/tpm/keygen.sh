@@ -107,7 +107,7 @@ $T keygen --type rsa --handle 0x81000003 >/dev/null && $T keygen --type ecc --ou
 
 # No private key material anywhere: keygen wrote exactly what was asked,
 # only certificates, a CSR and TSS2 (TPM-wrapped) keys.
-files=$(cd "$D" && ls | sort | tr '\n' ' ')
+files=$(cd "$D" && find . -mindepth 1 -printf '%P\n' | sort | tr '\n' ' ')
 [ "$files" = "ecc.crt ecc.csr ecc.tss2.pem rsa.crt rsa.tss2.pem " ] &&
 	t_pass keygen-writes-only-requested-files || t_fail keygen-writes-only-requested-files "$files"
 if grep -l -E -- '-----BEGIN ([A-Z]+ )?(ENCRYPTED )?PRIVATE KEY-----' "$D"/* | grep -v '\.tss2\.pem$' | grep -q . ||
@@ -120,7 +120,7 @@ fi
 
 # The wrapped key is bound to this TPM: another TPM cannot use it.
 mkdir "$T_TMP/tpm2state"
-p2=$(t_free_port)
+p2=$(tpm_free_port)
 swtpm socket --tpm2 --tpmstate dir="$T_TMP/tpm2state" --server type=tcp,port="$p2",bindaddr=127.0.0.1 \
 	--ctrl type=tcp,port=$((p2 + 1)),bindaddr=127.0.0.1 --flags not-need-init,startup-clear \
 	--pid file="$T_TMP/swtpm2.pid" --daemon

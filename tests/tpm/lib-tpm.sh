@@ -20,14 +20,27 @@ tpm_need() {
 	[ -x "$TPM_TOOL" ] || { echo "FAIL: $(basename "$0"): $TPM_TOOL not built"; exit 1; }
 }
 
+# tpm_free_port: like t_free_port, but below the ephemeral range (32768+)
+# and checking every socket, not just listeners: an outgoing connection
+# elsewhere on a busy host can hold a port in the ephemeral range.
+tpm_free_port() {
+	local p
+	for _ in $(seq 1 200); do
+		p=$(( 20000 + (RANDOM % 6000) * 2 ))
+		if ! ss -Han "sport = :$p or sport = :$((p + 1))" 2>/dev/null | grep -q .; then
+			echo "$p"; return 0
+		fi
+	done
+	return 1
+}
+
 # tpm_start: a fresh swtpm, stopped on exit; sets TPM_PORT, TCTI and the
 # variables tpm2-tools and the tpm2 provider read.
 tpm_start() {
 	[ -n "${T_TMP:-}" ] || t_mktemp
-	local i
 	mkdir -p "$T_TMP/tpmstate"
-	for i in 1 2 3 4 5; do
-		TPM_PORT=$(t_free_port) || return 1
+	for _ in 1 2 3 4 5; do
+		TPM_PORT=$(tpm_free_port) || return 1
 		if swtpm socket --tpm2 --tpmstate dir="$T_TMP/tpmstate" \
 			--server type=tcp,port="$TPM_PORT",bindaddr=127.0.0.1 \
 			--ctrl type=tcp,port=$((TPM_PORT + 1)),bindaddr=127.0.0.1 \
@@ -42,7 +55,7 @@ tpm_start() {
 	TCTI="swtpm:host=127.0.0.1,port=$TPM_PORT"
 	export TPM2TOOLS_TCTI=$TCTI TPM2OPENSSL_TCTI=$TCTI
 	# Ready when it answers.
-	for i in $(seq 1 50); do
+	for _ in $(seq 1 50); do
 		tpm2_getrandom 1 >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done

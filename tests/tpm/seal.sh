@@ -3,7 +3,7 @@
 # tpm/: seal and unseal under PolicyPCR against a real swtpm.
 set -u
 . "$(dirname "$0")/lib-tpm.sh"
-tpm_need swtpm tpm2_getrandom tpm2_pcrread tpm2_pcrextend tpm2_getcap
+tpm_need swtpm tpm2_getrandom tpm2_pcrread tpm2_pcrextend tpm2_getcap python3
 t_mktemp
 tpm_start || { t_fail tpm-start "cannot start swtpm"; exit 0; }
 T=$TPM_TOOL
@@ -52,8 +52,8 @@ msg=$($T seal --pcrs sha256:7 --in "$D/s0" --out "$D/x" 2>&1); rc=$?
 	t_fail seal-empty-refused "rc=$rc $msg"
 
 # pcrread agrees with tpm2_pcrread, across more than 8 PCRs (several reads)
-tpm2_pcrextend 3:sha256=$(printf x | sha256sum | cut -c1-64) >/dev/null
-tpm2_pcrextend 12:sha256=$(printf y | sha256sum | cut -c1-64) >/dev/null
+tpm2_pcrextend "3:sha256=$(printf x | sha256sum | cut -c1-64)" >/dev/null
+tpm2_pcrextend "12:sha256=$(printf y | sha256sum | cut -c1-64)" >/dev/null
 mine=$($T pcrread sha256:0-23 | sed 's/^sha256://' | tr 'a-f' 'A-F' | sed 's/=/ /')
 theirs=$(tpm2_pcrread sha256:0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23 |
 	awk '/^ +[0-9]+ *:/ { gsub(":", ""); gsub("0x", ""); print $1, $2 }')
@@ -85,7 +85,7 @@ msg=$($T unseal --in "$D/sealed" 2>&1 >/dev/null)
 # seal to the next state: --expect with the value PCR 9 will have
 cur=$($T pcrread sha256:9 | cut -d= -f2)
 ev=$(printf 'kernel-v2' | sha256sum | cut -c1-64)
-next=$(printf '%s%s' "$cur" "$ev" | xxd -r -p | sha256sum | cut -c1-64)
+next=$(python3 -c 'import hashlib, sys; print(hashlib.sha256(bytes.fromhex(sys.argv[1] + sys.argv[2])).hexdigest())' "$cur" "$ev")
 echo -n "future" >"$D/fs"
 $T seal --pcrs sha256:0,9 --expect "9=$next" --in "$D/fs" --out "$D/future"
 msg=$($T unseal --in "$D/future" 2>&1 >/dev/null); rc=$?
@@ -139,5 +139,22 @@ for h in 0x81000004 0x81000005; do
 	[ $rc = 1 ] && [ "$msg" = "elfsig-tpm: persistent handle $h does not hold a standard ECC P-256 storage root key" ] &&
 		t_pass "non-srk-at-handle-refused-$h" || t_fail "non-srk-at-handle-refused-$h" "rc=$rc $msg"
 done
+# The SRK's name: the same as tpm2-tools computes for the same primary;
+# pinned, it admits the genuine SRK (primary or persistent) and refuses
+# any other; a wrong pin is refused before anything is unsealed.
+name=$($T srkname)
+tpm2_createprimary -Q -C o -g sha256 -G ecc256:aes128cfb \
+	-a 'restricted|decrypt|fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda' -c "$D/srk3.ctx"
+theirs=$(tpm2_readpublic -c "$D/srk3.ctx" | awk '/^name:/ { print $2; exit }')
+tpm2_flushcontext -t
+[ -n "$name" ] && [ "$name" = "$theirs" ] && [ "$($T srkname --srk-handle 0x81000002)" = "$name" ] &&
+	t_pass srkname-matches-tpm2-tools || t_fail srkname-matches-tpm2-tools "$name vs $theirs"
+[ "$($T unseal --srk-name "$name" --in "$D/psealed")" = persistent ] &&
+	[ "$($T unseal --srk-name "$name" --srk-handle 0x81000002 --in "$D/psealed")" = persistent ] &&
+	t_pass pinned-srk-name-unseals || t_fail pinned-srk-name-unseals
+wrong=${name%??}00; [ "$wrong" = "$name" ] && wrong=${name%??}11
+msg=$($T unseal --srk-name "$wrong" --in "$D/psealed" 2>&1); rc=$?
+[ $rc = 1 ] && [[ $msg == "elfsig-tpm: storage root key is not the pinned one"* ]] &&
+	t_pass wrong-srk-name-refused || t_fail wrong-srk-name-refused "rc=$rc $msg"
 t_check no-transient-at-end no_transients
 exit 0

@@ -22,8 +22,11 @@ else
 	gcc -O2 -static -o "$D/hello" "$D/hello.c"
 fi || { t_fail build-fixture "cannot build a static binary"; exit 0; }
 
+# Both key types, both key forms.
 $T keygen --type ecc --handle 0x81000001 --subject "/CN=elfsig TPM ECC" --cert "$D/ecc.pem" >/dev/null &&
-	$T keygen --type rsa --out "$D/rsa.tss2.pem" --subject "/CN=elfsig TPM RSA" --cert "$D/rsa.pem" >/dev/null ||
+	$T keygen --type rsa --out "$D/rsa.tss2.pem" --subject "/CN=elfsig TPM RSA" --cert "$D/rsa.pem" >/dev/null &&
+	$T keygen --type rsa --handle 0x81000002 --subject "/CN=elfsig TPM RSA handle" --cert "$D/rsah.pem" >/dev/null &&
+	$T keygen --type ecc --out "$D/ecc.tss2.pem" --subject "/CN=elfsig TPM ECC file" --cert "$D/eccf.pem" >/dev/null ||
 	{ t_fail keygen "could not create the TPM keys"; exit 0; }
 
 # check NAME KEY CERT: sign, then both verifiers accept, and a tampered
@@ -61,6 +64,8 @@ check() {
 }
 check ecc-handle handle:0x81000001 "$D/ecc.pem"
 check rsa-tss2-file "$D/rsa.tss2.pem" "$D/rsa.pem"
+check rsa-handle handle:0x81000002 "$D/rsah.pem"
+check ecc-tss2-file "$D/ecc.tss2.pem" "$D/eccf.pem"
 
 # the other TPM key's certificate does not verify it
 cp "$D/hello" "$D/x"

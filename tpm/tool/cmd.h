@@ -24,6 +24,8 @@ struct common_opts {
 	const char *tcti;
 	uint32_t srk_handle;
 	uint32_t timeout;	/* seconds until we give up on the TPM */
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];	/* --srk-name: pinned */
+	size_t srk_name_len;
 };
 
 #define DEFAULT_TPM_TIMEOUT 120
@@ -32,6 +34,7 @@ struct common_opts {
 	{ "tcti", required_argument, NULL, 'T' }, \
 	{ "srk-handle", required_argument, NULL, 'S' }, \
 	{ "timeout", required_argument, NULL, 'W' }, \
+	{ "srk-name", required_argument, NULL, 'N' }, \
 	{ "help", no_argument, NULL, 'h' }
 
 extern const char *prog;
@@ -42,6 +45,7 @@ int cmd_unseal(int argc, char **argv);
 int cmd_pcrread(int argc, char **argv);
 int cmd_pcrextend(int argc, char **argv);
 int cmd_evict(int argc, char **argv);
+int cmd_srkname(int argc, char **argv);
 
 /* cmd_common.c */
 void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -24,9 +24,9 @@ void err_msg(const char *fmt, ...)
 
 int usage_err(const char *usage, const char *fmt, ...)
 {
-	va_list ap;
-
 	if (fmt) {
+		va_list ap;
+
 		fprintf(stderr, "%s: ", prog);
 		va_start(ap, fmt);
 		vfprintf(stderr, fmt, ap);
@@ -63,6 +63,14 @@ int common_opt(struct common_opts *c, int opt, const char *arg)
 		if (parse_u32(arg, &c->srk_handle) ||
 		    (c->srk_handle >> 24) != 0x81) {
 			err_msg("--srk-handle %s: expected a persistent handle like 0x81000001",
+				arg);
+			return -EINVAL;
+		}
+		return 1;
+	case 'N':
+		if (parse_hex(arg, c->srk_name, sizeof(c->srk_name),
+			      &c->srk_name_len) || c->srk_name_len < 4) {
+			err_msg("--srk-name %s: the hex name printed by 'elfsig-tpm srkname'",
 				arg);
 			return -EINVAL;
 		}
@@ -231,6 +239,8 @@ int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm)
 	struct elfsig_tpm_opts o = {
 		.tcti = c->tcti,
 		.srk_handle = c->srk_handle,
+		.srk_name = c->srk_name_len ? c->srk_name : NULL,
+		.srk_name_len = c->srk_name_len,
 	};
 
 	tpm_watchdog(c);

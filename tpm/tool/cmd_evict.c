@@ -4,7 +4,9 @@
 
 #include "cmd.h"
 
-static const char usage[] = "evict --handle 0x81000001 [--tcti TCTI]";
+static const char usage[] =
+	"evict --handle 0x81000001\n"
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
 
 int cmd_evict(int argc, char **argv)
 {

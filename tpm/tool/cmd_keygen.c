@@ -8,7 +8,7 @@
 static const char usage[] =
 	"keygen [--type ecc|rsa] (--handle 0x81000001 | --out key.tss2.pem)\n"
 	"       [--subject /CN=... (--cert cert.pem | --csr req.csr) [--days N]]\n"
-	"       [--tcti TCTI] [--srk-handle H]";
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
 
 static void print_attrs(uint32_t handle, uint32_t a)
 {

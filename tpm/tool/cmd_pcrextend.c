@@ -7,7 +7,7 @@
 
 static const char usage[] =
 	"pcrextend --pcr N [--bank sha256] (--digest HEX | --data STRING)\n"
-	"       [--tcti TCTI]";
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
 
 int cmd_pcrextend(int argc, char **argv)
 {

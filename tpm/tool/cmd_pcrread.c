@@ -4,7 +4,9 @@
 
 #include "cmd.h"
 
-static const char usage[] = "pcrread sha256:0,7 [--tcti TCTI]";
+static const char usage[] =
+	"pcrread BANK:INDICES (e.g. sha256:0,7 or sha256:0-23)\n"
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
 
 int cmd_pcrread(int argc, char **argv)
 {

@@ -13,7 +13,7 @@ static const char usage[] =
 	"       [--expect INDEX=HEX]... (seal to these values instead of the\n"
 	"        current ones; PCRs not named keep their current value)\n"
 	"       [--export-tss PUB PRIV] (also write tpm2-tools' -u/-r files)\n"
-	"       [--tcti TCTI] [--srk-handle H]";
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
 
 /* "7=ab12..." into @vals; the index must be in the selection. */
 static int parse_expect(const char *arg, struct elfsig_tpm_pcr_values *vals,

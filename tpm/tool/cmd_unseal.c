@@ -8,7 +8,7 @@
 
 static const char usage[] =
 	"unseal (--in SEALED | --tss PUB PRIV --pcrs sha256:0,7) [--out FILE|-]\n"
-	"       [--tcti TCTI] [--srk-handle H]";
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
 
 /* tpm2-tools' -u/-r files: marshalled TPM2B_PUBLIC and TPM2B_PRIVATE. */
 static int load_tss(const char *pubf, const char *privf, const char *pcrs,

@@ -19,6 +19,7 @@ static const struct {
 	{ "pcrread", cmd_pcrread, "print PCR values" },
 	{ "pcrextend", cmd_pcrextend, "extend a PCR" },
 	{ "evict", cmd_evict, "remove a persistent object" },
+	{ "srkname", cmd_srkname, "print the storage root key's name (to pin it)" },
 };
 
 static void lib_error(const char *msg, void *ctx)
@@ -30,12 +31,20 @@ static int usage(FILE *f, int code)
 {
 	size_t i;
 
-	fprintf(f, "usage: %s COMMAND [OPTIONS]   (COMMAND --help for its options)\n\n",
+	fprintf(f, "Usage: %s COMMAND [OPTION]...\n"
+		"The TPM side of elfsig: signing keys that never leave the TPM, secrets\n"
+		"sealed under a PCR policy, PCR read and extend.\n\nCommands:\n",
 		prog);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "\nTCTI: --tcti, else $TPM2TOOLS_TCTI, else %s\n",
-		ELFSIG_TPM_DEFAULT_TCTI);
+	fprintf(f, "\n'%s COMMAND --help' lists its options. Every command takes\n"
+		"  --tcti TCTI        the TPM (else $TPM2TOOLS_TCTI, else %s)\n"
+		"  --srk-handle H     a persistent storage root key instead of the primary\n"
+		"  --srk-name HEX     refuse a storage root key with another name\n"
+		"  --timeout SECONDS  give up on a TPM that does not answer (default %d)\n"
+		"Exit status: 0 ok, 1 failure, 2 usage, 3 TPM not reachable,\n"
+		"4 PCR policy not satisfied, 5 malformed input file.\n",
+		prog, ELFSIG_TPM_DEFAULT_TCTI, DEFAULT_TPM_TIMEOUT);
 	return code;
 }
 

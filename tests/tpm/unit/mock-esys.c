@@ -23,6 +23,10 @@ static struct {
 	int fail_at;		/* inject at this call (1-based); 0 never */
 	TSS2_RC fail_rc;
 	TSS2_RC unseal_rc;	/* Unseal's answer when not injected */
+	int pcr_bank_missing;	/* PCR_Read answers with an empty selection */
+	int die;		/* the injected failure kills the TPM: every
+				 * later call, flushes included, fails too */
+	int dead;
 	ESYS_TR next;
 	ESYS_TR transient[MAX_TR];	/* loaded objects and sessions */
 	ESYS_TR trs[MAX_TR];		/* ESYS_TRs of persistent objects */
@@ -41,7 +45,9 @@ static void mock_reset(int fail_at, TSS2_RC rc)
 
 static int inject(void)
 {
-	return ++m.calls == m.fail_at;
+	if (++m.calls == m.fail_at && m.die)
+		m.dead = 1;
+	return m.calls == m.fail_at || m.dead;
 }
 
 static void track(ESYS_TR *set, ESYS_TR tr)
@@ -208,7 +214,7 @@ W(TSS2_RC, Esys_PCR_Read, ESYS_CONTEXT *e, ESYS_TR s1, ESYS_TR s2, ESYS_TR s3,
 	if (inject())
 		return m.fail_rc;
 	memset(o.pcrSelections[0].pcrSelect, 0, 4);
-	for (unsigned int i = 0; i < 24 && v.count < 8; i++)
+	for (unsigned int i = 0; i < 24 && v.count < 8 && !m.pcr_bank_missing; i++)
 		if (in->pcrSelections[0].pcrSelect[i / 8] & (1u << (i % 8))) {
 			o.pcrSelections[0].pcrSelect[i / 8] |= 1u << (i % 8);
 			v.digests[v.count].size = 32;
@@ -252,6 +258,8 @@ W(TSS2_RC, Esys_TR_Close, ESYS_CONTEXT *e, ESYS_TR *tr)
 
 W(TSS2_RC, Esys_FlushContext, ESYS_CONTEXT *e, ESYS_TR tr)
 {
+	if (m.dead)
+		return m.fail_rc;
 	if (!untrack(m.transient, tr)) {
 		fprintf(stderr, "flush of unknown 0x%x\n", tr);
 		abort();
@@ -361,16 +369,19 @@ static int op_extend(struct elfsig_tpm *t)
  * Each failing run must return @want, say exactly one thing, and leave no
  * transient object, session or ESYS_TR behind once the connection closes.
  */
-static void every_failure(const char *name, op_fn op, TSS2_RC rc, int want)
+static void every_failure_mode(const char *name, op_fn op, TSS2_RC rc,
+			       int want, int die)
 {
 	char buf[160], why[600];
-	int at, ret, leaks = 0, bad_ret = 0, bad_msg = 0;
+	int at, leaks = 0, bad_ret = 0, bad_msg = 0;
 
 	for (at = 1; at < 100; at++) {
 		struct elfsig_tpm_opts o = { .tcti = "mock:" };
 		struct elfsig_tpm *t;
+		int ret;
 
 		mock_reset(at, rc);
+		m.die = die;
 		if (elfsig_tpm_open(&o, &t))
 			abort();
 		ret = op(t);
@@ -381,7 +392,8 @@ static void every_failure(const char *name, op_fn op, TSS2_RC rc, int want)
 			      !live(m.trs), buf, m.last);
 			break;
 		}
-		if (live(m.transient) || live(m.trs))
+		/* A dead TPM keeps what it held; ESYS_TRs are ours to close. */
+		if ((!die && live(m.transient)) || live(m.trs))
 			leaks++;
 		if (ret != want)
 			bad_ret++;
@@ -395,9 +407,16 @@ static void every_failure(const char *name, op_fn op, TSS2_RC rc, int want)
 			break;
 		}
 	}
-	snprintf(buf, sizeof(buf), "%s: failure at each of %d TPM calls: %s, one message, nothing left loaded",
+	snprintf(buf, sizeof(buf), die ?
+		 "%s: TPM dies at each of %d TPM calls: %s, one message (not one per failed flush)" :
+		 "%s: failure at each of %d TPM calls: %s, one message, nothing left loaded",
 		 name, at - 1, strerror(-want));
 	check(!leaks && !bad_ret && !bad_msg, buf, why);
+}
+
+static void every_failure(const char *name, op_fn op, TSS2_RC rc, int want)
+{
+	every_failure_mode(name, op, rc, want, 0);
 }
 
 static void policy_failure(void)
@@ -417,6 +436,26 @@ static void policy_failure(void)
 	check(ret == -EACCES && m.errors == 1 &&
 	      !strncmp(m.last, "PCR policy not satisfied: ", 26) &&
 	      !live(m.transient), "unseal: TPM_RC_POLICY_FAIL is -EACCES with the policy message",
+	      m.last);
+}
+
+/* A bank the TPM has not allocated: PCR_Read succeeds but returns nothing.
+ * The loop must end with an error, not spin or read garbage. */
+static void bank_not_allocated(void)
+{
+	struct elfsig_tpm_opts o = { .tcti = "mock:" };
+	struct elfsig_tpm_pcrsel sel = { TPM2_ALG_SHA384, 0x80 };
+	struct elfsig_tpm_pcr_values v;
+	struct elfsig_tpm *t;
+	int ret;
+
+	mock_reset(0, 0);
+	m.pcr_bank_missing = 1;
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_pcr_read(t, &sel, &v);
+	elfsig_tpm_close(t);
+	check(ret == -EIO && m.errors == 1 && strstr(m.last, "bank not allocated") &&
+	      m.calls == 1, "pcr read: an unallocated bank is an error after one read",
 	      m.last);
 }
 
@@ -458,7 +497,11 @@ int main(void)
 	every_failure("keygen", op_keygen, TPM2_RC_FAILURE, -EIO);
 	every_failure("evict", op_evict, TPM2_RC_FAILURE, -EIO);
 	every_failure("pcr extend", op_extend, 0x9a2, -EPERM);
+	every_failure_mode("seal", op_seal, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
+	every_failure_mode("unseal", op_unseal, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
+	every_failure_mode("keygen", op_keygen, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
 	policy_failure();
+	bank_not_allocated();
 	elfsig_tpm_sealed_free(sealed_fixture);
 	return 0;
 }
