@@ -60,9 +60,12 @@ build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) 
 fuzz-keyloader: build/fuzz/fuzz-keyloader
 	@rm -rf build/fuzz/seeds-keyloader
 	@bash -c '. tests/keyloader/fuzz/seeds.sh && kl_fuzz_seeds build/fuzz/seeds-keyloader'
-	@mkdir -p build/fuzz/corpus-keyloader
+	@mkdir -p build/fuzz/corpus-keyloader build/fuzz/crashes/keyloader
 	build/fuzz/fuzz-keyloader -max_total_time=$(or $(FUZZ_SECONDS),60) \
-		-max_len=70000 build/fuzz/corpus-keyloader build/fuzz/seeds-keyloader
+		-max_len=70000 -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=build/fuzz/crashes/keyloader/ \
+		build/fuzz/corpus-keyloader build/fuzz/seeds-keyloader
+FUZZ_TARGETS += fuzz-keyloader
 
 $(O)/keyloader-fuzz/replay-keyloader: $(O)/tests/keyloader/fuzz/fuzz_keyloader.o \
 		$(O)/tests/fuzz/standalone.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
