@@ -129,4 +129,5 @@ cert_refused "certificate file over 64 KiB" "$C" "larger than 65536 bytes"
 head -c 3000 /dev/urandom > "$C"; cert_refused "random bytes" "$C" "not an X.509 certificate\|PEM"
 : > "$C"; cert_refused "empty file" "$C" "empty file"
 rm -f "$C"; mkfifo "$C"; cert_refused "a FIFO (no hang)" "$C" "not a regular file"
+
 exit 0
