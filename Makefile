@@ -63,13 +63,17 @@ check: deps
 
 # The host suites again, built with ASan + UBSan (CI runs this too).
 check-asan: deps
-	@$(MAKE) --no-print-directory SANITIZE=1 all
+	@$(MAKE) --no-print-directory SANITIZE=1 all local-prereqs
 	@BUILD=$(CURDIR)/build/asan tests/run $(ASAN_SUITES)
 
 # Compilers x optimisation levels, sanitizers, valgrind, cppcheck,
 # scan-build and shellcheck (CI runs this too).
 check-matrix: deps
 	@tests/run tests/matrix/test-matrix.sh
+
+# The test prerequisites that live in this build tree (not the kernel).
+.PHONY: local-prereqs
+local-prereqs: $(filter $(O)/%,$(CHECK_PREREQS))
 
 demo: deps
 	@$(MAKE) --no-print-directory all

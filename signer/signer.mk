@@ -2,7 +2,8 @@
 # signer/: libelfsig (static and shared) and signelf.
 
 SIGNER_LIB_SRCS := signer/lib/util.c signer/lib/elf.c signer/lib/digest.c \
-		   signer/lib/write.c signer/lib/pkcs7.c signer/lib/sign.c
+		   signer/lib/write.c signer/lib/der.c signer/lib/pkcs7.c \
+		   signer/lib/sign.c
 SIGNER_CMD_SRCS := signer/signelf.c signer/cmd_common.c signer/cmd_sign.c \
 		   signer/cmd_verify.c signer/cmd_show.c signer/cmd_digest.c \
 		   signer/cmd_attach.c signer/cmd_remove.c

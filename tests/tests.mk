@@ -7,4 +7,5 @@ SIGNER_SUITES := tests/signer/test-api.sh tests/signer/test-roundtrip.sh \
 		 tests/signer/test-hostile.sh
 CHECK_SUITES  += $(SIGNER_SUITES)
 ASAN_SUITES   += $(SIGNER_SUITES)
+CHECK_SUITES  += tests/docs/test-man.sh
 -include tests/fuzz/fuzz.mk

@@ -122,6 +122,8 @@ struct elfsig_pkcs7_view {
 	char skid[132];
 	char sig_algorithm[48];
 };
+int elfsig_pkcs7_shape(const uint8_t *der, size_t len,
+		       const char *name) ELFSIG_INTERNAL;
 int elfsig_pkcs7_check(const uint8_t *der, size_t len, const char *name,
 		       struct elfsig_pkcs7_view *view) ELFSIG_INTERNAL;
 

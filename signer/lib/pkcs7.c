@@ -108,6 +108,10 @@ static CMS_ContentInfo *parse_cms(const uint8_t *der, size_t len, const char *na
 	}
 	OPENSSL_free(reenc);
 	ERR_clear_error();
+	if (elfsig_pkcs7_shape(der, len, name)) {
+		CMS_ContentInfo_free(cms);
+		return NULL;
+	}
 	return cms;
 }
 

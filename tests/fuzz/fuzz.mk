@@ -22,12 +22,16 @@ $(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(SIGNER_LIB_SR
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(SIGNER_LIB_SRCS) -lcrypto
 
-.PHONY: fuzz fuzz-build
+.PHONY: fuzz fuzz-build fuzz-signer
 fuzz-build: $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz-%)
 
-# make fuzz FUZZ_SECONDS=N: each harness for N seconds from the seed corpus.
-fuzz: deps fuzz-build all
+fuzz-signer: deps fuzz-build all
 	@tests/fuzz/run-fuzz $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+
+# make fuzz FUZZ_SECONDS=N: every harness of every component (each .mk
+# adds its target to FUZZ_TARGETS) for N seconds from its seed corpus.
+FUZZ_TARGETS := fuzz-signer $(FUZZ_TARGETS)
+fuzz: $(FUZZ_TARGETS)
 
 CHECK_PREREQS += $(REPLAY_BINS)
 CHECK_SUITES  += tests/fuzz/test-replay.sh

@@ -14,6 +14,8 @@
 #include "lib_private.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Optional: a harness may print what it saw when replayed. */
+void fuzz_report(void) __attribute__((weak));
 
 static inline int fuzz_memfd(const uint8_t *data, size_t size)
 {

@@ -32,5 +32,8 @@ open(sys.argv[2], "wb").write(data[d["section_offset"]:d["section_offset"] + d["
 		cp "$s" "$SEEDS/elf/h-${s##*/}"; cp "$s" "$SEEDS/sections/h-${s##*/}"
 	done
 	rm -rf "$SEEDS/hostile"
+	# The kernel parser harness reads native (ELF64 little-endian) files.
+	mkdir -p "$SEEDS/kernel-parse"
+	cp "$SEEDS"/elf/tiny-* "$SEEDS"/elf/aarch64-* "$SEEDS"/elf/h-* "$SEEDS/kernel-parse/"
 	touch "$SEEDS/.done"
 }

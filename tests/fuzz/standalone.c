@@ -62,5 +62,7 @@ int main(int argc, char **argv)
 		free(list);
 	}
 	printf("%d inputs, %d unreadable\n", n, bad);
+	if (fuzz_report)
+		fuzz_report();
 	return bad != 0;
 }

@@ -33,6 +33,23 @@ fix_cross() { # NAME TRIPLET ASM
 	"$triplet-ld" -o "$FIX/bin/$name" "$FIX/src/$name.o"
 }
 
+# fix_foreign_busybox ARCH: Debian's own busybox-static for ARCH, fetched
+# with a private apt state (the system's architectures are not touched).
+fix_foreign_busybox() {
+	local arch=$1 d=$FIX/apt-$1 deb
+	[ -x "$FIX/bin/busybox-$arch" ] && return 0
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/x"
+	local o=(-o "APT::Architecture=$arch" -o "APT::Architectures=$arch"
+		 -o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache"
+		 -o "Dir::State::status=/dev/null" -o "APT::Sandbox::User=root")
+	apt-get "${o[@]}" update -qq >/dev/null 2>&1 &&
+	(cd "$d" && apt-get "${o[@]}" download busybox-static >/dev/null 2>&1) || {
+		echo "fixtures: cannot download busybox-static:$arch" >&2; return 1; }
+	deb=$(ls "$d"/busybox-static_*_"$arch".deb) &&
+	dpkg-deb -x "$deb" "$d/x" && cp "$d/x/bin/busybox" "$FIX/bin/busybox-$arch" &&
+	rm -rf "$d/lists" "$d/cache" "$d/x"
+}
+
 fixtures_build() {
 	mkdir -p "$FIX/keys" "$FIX/bin" "$FIX/src"
 	fix_key rsa2048 -algorithm RSA -pkeyopt rsa_keygen_bits:2048
@@ -68,6 +85,7 @@ EOC
 			"$FIX/src/hello-pie.o" -L$m -lc "$(gcc -print-file-name=libgcc.a)" \
 			"$(gcc -print-file-name=crtendS.o)" $m/crtn.o; }
 	[ -x "$FIX/bin/busybox" ] || cp /bin/busybox "$FIX/bin/busybox"
+	fix_foreign_busybox s390x || return 1
 
 	fix_cross s390x-be64 s390x-linux-gnu '
 	.globl _start
@@ -96,10 +114,10 @@ msg:	.ascii "arm64 data"'
 
 # Binaries the signer must handle, with the strip that understands them.
 # shellcheck disable=SC2034
-FIX_BINS="glibc-static glibc-static-pie i386-static musl-static musl-static-pie busybox s390x-be64 ppc32-be32 aarch64"
+FIX_BINS="glibc-static glibc-static-pie i386-static musl-static musl-static-pie busybox busybox-s390x s390x-be64 ppc32-be32 aarch64"
 fix_strip() {
 	case $1 in
-	s390x-*) echo s390x-linux-gnu-strip ;;
+	s390x-*|*-s390x) echo s390x-linux-gnu-strip ;;
 	ppc32-*) echo powerpc-linux-gnu-strip ;;
 	aarch64) echo aarch64-linux-gnu-strip ;;
 	*) echo strip ;;
@@ -116,3 +134,12 @@ fix_sign() {
 }
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# fixtures_init: what every signer suite starts with: a scratch directory,
+# the fixtures, and K pointing at the keys.
+fixtures_init() {
+	t_mktemp
+	fixtures_build || { echo "FAIL: fixtures: could not build test binaries"; exit 1; }
+	# shellcheck disable=SC2034 # for the suites
+	K=$FIX/keys
+}

@@ -5,9 +5,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/fixtures.sh"
-t_mktemp
-fixtures_build || { echo "FAIL: fixtures: could not build test binaries"; exit 1; }
-K=$FIX/keys
+fixtures_init
 CERT=$K/rsa2048.pem
 
 # run_cmd OUTFILE CMD...: run, capture stderr, set RC and ERRLINES.

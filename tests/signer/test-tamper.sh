@@ -6,9 +6,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/fixtures.sh"
-t_mktemp
-fixtures_build || { echo "FAIL: fixtures: could not build test binaries"; exit 1; }
-K=$FIX/keys
+fixtures_init
 
 # tampered SIGNED DIR: one copy per signed field or segment byte, each with
 # one byte inverted, named KIND:NAME:OFFSET.
@@ -33,7 +31,7 @@ for line in sys.stdin:
 ' "$1" "$2"
 }
 
-for b in glibc-static musl-static-pie i386-static s390x-be64 ppc32-be32; do
+for b in glibc-static musl-static-pie i386-static busybox-s390x s390x-be64 ppc32-be32; do
 	s=$T_TMP/$b.signed
 	fix_sign rsa2048 "$FIX/bin/$b" "$s" || { t_fail "$b: sign"; continue; }
 	rm -rf "$T_TMP/t"; mkdir "$T_TMP/t"

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * keyloader.c - elfsig-keyloader: fill the .elfsig keyring with the enrolled
+ * certificates, then lock it.
+ *
+ * One run is a fixed sequence, one function a step:
+ *
+ *   options -> keyring -> inputs -> TPM (unseal, compare) -> select
+ *           -> add keys -> measure keys -> lock -> measure "locked"
+ *
+ * Nothing reaches the keyring before every check has passed, and every
+ * path, error or not, goes through the lock. See docs/keyloader.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <keyutils.h>
+
+#include "kl.h"
+
+#define PROG "elfsig-keyloader"
+
+/* Documented exit statuses (docs/keyloader.md, elfsig-keyloader(8)). */
+enum {
+	EXIT_LOADED	= 0,	/* every enrolled key loaded, keyring locked */
+	EXIT_PARTIAL	= 1,	/* some files refused or enrolled certs missing */
+	EXIT_USAGE	= 2,
+	EXIT_INPUT	= 3,	/* policy, sealed object or cert dir unusable */
+	EXIT_TPM	= 4,	/* TPM missing, unreachable or failing */
+	EXIT_UNSEAL	= 5,	/* PCR state differs from the enrolled one */
+	EXIT_POLICY	= 6,	/* policy file differs from the sealed digest */
+	EXIT_KEYRING	= 7,	/* keyring missing, already locked, add failed */
+	EXIT_UNLOCKED	= 8,	/* the keyring could NOT be locked */
+	EXIT_MEASURE	= 9,	/* loaded and locked, measurement incomplete */
+	EXIT_TIMEOUT	= 10,	/* watchdog fired; keyring locked */
+};
+
+static const char *const status_word[] = {
+	[EXIT_LOADED] = "ok", [EXIT_PARTIAL] = "partial",
+	[EXIT_USAGE] = "usage", [EXIT_INPUT] = "bad-input",
+	[EXIT_TPM] = "tpm-error", [EXIT_UNSEAL] = "pcr-mismatch",
+	[EXIT_POLICY] = "policy-mismatch", [EXIT_KEYRING] = "keyring-error",
+	[EXIT_UNLOCKED] = "unlocked", [EXIT_MEASURE] = "measure-error",
+	[EXIT_TIMEOUT] = "timeout",
+};
+
+struct run {
+	/* options */
+	const char *policy_path;
+	const char *sealed_path;
+	const char *cert_dir;
+	const char *keyring_spec;
+	const char *event_log;
+	const char *kmsg_path;
+	const char *tcti;
+	uint32_t srk_handle;
+	unsigned int timeout;
+	/* inputs */
+	uint8_t *policy_buf;
+	size_t policy_len;
+	uint8_t policy_digest[KL_FP_LEN];
+	struct kl_policy policy;
+	bool have_policy;
+	struct elfsig_tpm_sealed *sealed;
+	struct kl_cert *certs;
+	size_t ncerts;
+	bool *selected;		/* per cert: enrolled and to be loaded */
+	/* TPM, keyring, measurement */
+	struct elfsig_tpm *tpm;
+	bool tpm_tried;
+	int32_t keyring;
+	bool have_keyring;
+	int32_t *loaded_keys;	/* per cert: key serial, 0 if not loaded */
+	size_t nloaded;
+	struct kl_measure measure;
+	/* outcome */
+	int status;
+	bool locked;
+};
+
+static int kmsg_fd = -1;
+/* For the watchdog, which may only make async-signal-safe calls. */
+static volatile int32_t watchdog_keyring;
+
+/* One line to the console (stderr) and to the kernel log. */
+static void __attribute__((format(printf, 2, 3)))
+say(int level, const char *fmt, ...)
+{
+	char msg[1000];
+	va_list ap;
+	char *c;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* File names and subjects come from the image: one line, printable,
+	 * so nothing can forge a console or kmsg record. */
+	for (c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	fprintf(stderr, "%s: %s\n", PROG, msg);
+	if (kmsg_fd >= 0)
+		dprintf(kmsg_fd, "<%d>%s: %s\n", level, PROG, msg);
+}
+
+static void lib_error(const char *msg, void *ctx)
+{
+	say(3, "%s", msg);
+}
+
+/* Record the first failure; a later, lesser one does not replace it. */
+static void fail(struct run *r, int status)
+{
+	if (r->status == EXIT_LOADED || r->status == EXIT_PARTIAL ||
+	    (r->status == EXIT_MEASURE && status != EXIT_PARTIAL))
+		r->status = status;
+}
+
+static void watchdog(int sig)
+{
+	static const char msg[] = PROG ": timed out: keyring locked, exiting\n";
+	static const char kmsg[] = "<3>" PROG ": timed out: keyring locked, exiting\n";
+	ssize_t unused;
+
+	if (watchdog_keyring)
+		keyctl_restrict_keyring(watchdog_keyring, NULL, NULL);
+	unused = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	if (kmsg_fd >= 0)
+		unused = write(kmsg_fd, kmsg, sizeof(kmsg) - 1);
+	(void)unused;
+	_exit(EXIT_TIMEOUT);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: " PROG " [options]\n"
+"Load the enrolled certificates into the .elfsig keyring, then lock it.\n"
+"\n"
+"  -p, --policy FILE     policy file (default /etc/elfsig/policy)\n"
+"  -s, --sealed FILE     sealed policy digest (default /etc/elfsig/policy.sealed)\n"
+"  -c, --certs DIR       certificate directory (default /etc/elfsig/certs)\n"
+"  -k, --keyring ID      target keyring: ID, @s, @u, %%:NAME (default %%:.elfsig)\n"
+"  -l, --event-log FILE  event log, appended (default /run/elfsig/keyloader.log;\n"
+"                        'none' disables it)\n"
+"      --kmsg FILE       kernel log device (default /dev/kmsg; 'none' disables)\n"
+"  -T, --tcti TCTI       TPM (default $TPM2TOOLS_TCTI, else device:/dev/tpmrm0)\n"
+"      --srk-handle H    persistent SRK handle (default: derive the SRK)\n"
+"      --timeout SEC     lock and give up after SEC seconds (default 60, 0: never)\n"
+"  -h, --help            this help\n"
+"\n"
+"Exit status: 0 loaded, 1 partial, 2 usage, 3 bad input, 4 TPM error,\n"
+"5 PCR mismatch, 6 policy mismatch, 7 keyring error, 8 keyring NOT locked,\n"
+"9 measurement incomplete, 10 timeout. Every status but 8 leaves the\n"
+"keyring locked.\n");
+}
+
+/* Step 1: options. Return: 0, 1 for --help, or -EINVAL. */
+static int parse_options(struct run *r, int argc, char **argv)
+{
+	enum { OPT_KMSG = 256, OPT_SRK, OPT_TIMEOUT };
+	static const struct option longopts[] = {
+		{ "policy",	required_argument, NULL, 'p' },
+		{ "sealed",	required_argument, NULL, 's' },
+		{ "certs",	required_argument, NULL, 'c' },
+		{ "keyring",	required_argument, NULL, 'k' },
+		{ "event-log",	required_argument, NULL, 'l' },
+		{ "kmsg",	required_argument, NULL, OPT_KMSG },
+		{ "tcti",	required_argument, NULL, 'T' },
+		{ "srk-handle",	required_argument, NULL, OPT_SRK },
+		{ "timeout",	required_argument, NULL, OPT_TIMEOUT },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned long v;
+	char *end;
+	int opt;
+
+	r->policy_path = "/etc/elfsig/policy";
+	r->sealed_path = "/etc/elfsig/policy.sealed";
+	r->cert_dir = "/etc/elfsig/certs";
+	r->keyring_spec = "%:" KL_DEFAULT_KEYRING;
+	r->event_log = "/run/elfsig/keyloader.log";
+	r->kmsg_path = "/dev/kmsg";
+	r->timeout = 60;
+	while ((opt = getopt_long(argc, argv, "p:s:c:k:l:T:h", longopts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'p': r->policy_path = optarg; break;
+		case 's': r->sealed_path = optarg; break;
+		case 'c': r->cert_dir = optarg; break;
+		case 'k': r->keyring_spec = optarg; break;
+		case 'l': r->event_log = optarg; break;
+		case 'T': r->tcti = optarg; break;
+		case OPT_KMSG: r->kmsg_path = optarg; break;
+		case OPT_SRK:
+			errno = 0;
+			v = strtoul(optarg, &end, 0);
+			if (errno || *end || v < 0x81000000ul || v > 0x81ffffffUL) {
+				say(3, "--srk-handle: expected a persistent handle 0x81xxxxxx");
+				return -EINVAL;
+			}
+			r->srk_handle = (uint32_t)v;
+			break;
+		case OPT_TIMEOUT:
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || v > 3600) {
+				say(3, "--timeout: expected 0..3600 seconds");
+				return -EINVAL;
+			}
+			r->timeout = (unsigned int)v;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind != argc) {
+		say(3, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void open_kmsg(const char *path)
+{
+	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY;
+
+	if (!strcmp(path, "none"))
+		return;
+	/* Another path (tests) may be a plain file to create; /dev/kmsg is
+	 * the kernel's device and is never created by us. */
+	if (strcmp(path, "/dev/kmsg"))
+		flags |= O_CREAT;
+	kmsg_fd = open(path, flags, 0600);
+}
+
+/* Step 2: the keyring. Found first, so that every later failure can
+ * still lock it. */
+static void find_keyring(struct run *r)
+{
+	if (kl_keyring_resolve(r->keyring_spec, &r->keyring)) {
+		fail(r, EXIT_KEYRING);
+		return;
+	}
+	r->have_keyring = true;
+	watchdog_keyring = r->keyring;
+}
+
+/* Step 3: every input read once into memory; the policy is hashed from
+ * the very bytes that are parsed. */
+static void read_inputs(struct run *r)
+{
+	uint8_t *buf;
+	size_t len;
+
+	if (kl_read_file(AT_FDCWD, r->policy_path, KL_POLICY_MAX_SIZE,
+			 &r->policy_buf, &r->policy_len))
+		goto bad;
+	kl_sha256(r->policy_buf, r->policy_len, r->policy_digest);
+	if (kl_policy_parse(r->policy_buf, r->policy_len, r->policy_path,
+			    &r->policy))
+		goto bad;
+	r->have_policy = true;
+	if (kl_read_file(AT_FDCWD, r->sealed_path, ELFSIG_TPM_MAX_SEALED_FILE,
+			 &buf, &len))
+		goto bad;
+	if (elfsig_tpm_sealed_parse(buf, len, &r->sealed)) {
+		free(buf);
+		say(3, "%s: not a sealed object", r->sealed_path);
+		goto bad;
+	}
+	free(buf);
+	if (kl_certdir_load(r->cert_dir, &r->certs, &r->ncerts))
+		goto bad;
+	return;
+bad:
+	fail(r, EXIT_INPUT);
+}
+
+/* Step 4: the TPM releases the policy digest only in the enrolled PCR
+ * state; the file we read must hash to it. */
+static void verify_policy(struct run *r)
+{
+	struct elfsig_tpm_opts opts = {
+		.tcti = r->tcti, .srk_handle = r->srk_handle,
+	};
+	int err;
+
+	r->tpm_tried = true;
+	err = elfsig_tpm_open(&opts, &r->tpm);
+	if (err) {
+		say(3, "TPM unavailable (%s): no key loaded", strerror(-err));
+		r->tpm = NULL;
+		fail(r, EXIT_TPM);
+		return;
+	}
+	err = kl_policy_verify(r->tpm, r->sealed, &r->policy, r->policy_digest);
+	if (err == -EACCES) {
+		say(3, "TPM refused to unseal: PCR state differs from the enrolled one: no key loaded");
+		fail(r, EXIT_UNSEAL);
+	} else if (err == -EBADE) {
+		say(3, "%s: not the enrolled policy: no key loaded",
+		    r->policy_path);
+		fail(r, EXIT_POLICY);
+	} else if (err) {
+		say(3, "unseal failed (%s): no key loaded", strerror(-err));
+		fail(r, EXIT_TPM);
+	}
+}
+
+/* Step 5: which certificates may load. Decided in full before any add. */
+static void select_certs(struct run *r)
+{
+	bool *enrolled_found;
+	size_t i, j;
+
+	r->selected = calloc(r->ncerts ? r->ncerts : 1, sizeof(*r->selected));
+	r->loaded_keys = calloc(r->ncerts ? r->ncerts : 1,
+				sizeof(*r->loaded_keys));
+	enrolled_found = calloc(r->policy.nkeys ? r->policy.nkeys : 1,
+				sizeof(*enrolled_found));
+	if (!r->selected || !r->loaded_keys || !enrolled_found) {
+		say(3, "out of memory");
+		fail(r, EXIT_INPUT);
+		free(enrolled_found);
+		return;
+	}
+	for (i = 0; i < r->ncerts; i++) {
+		struct kl_cert *c = &r->certs[i];
+		char hex[2 * KL_FP_LEN + 1];
+		long k;
+
+		if (c->error) {
+			say(4, "%s/%s: refused: not a certificate", r->cert_dir,
+			    c->name);
+			fail(r, EXIT_PARTIAL);
+			continue;
+		}
+		k = kl_policy_find(&r->policy, c->fp);
+		if (k < 0) {
+			kl_hex(c->fp, KL_FP_LEN, hex);
+			say(4, "%s/%s: refused: not enrolled (sha256:%s, %s)",
+			    r->cert_dir, c->name, hex, c->subject);
+			fail(r, EXIT_PARTIAL);
+			continue;
+		}
+		if (enrolled_found[k])
+			continue;	/* the same certificate twice */
+		enrolled_found[k] = true;
+		r->selected[i] = true;
+	}
+	for (j = 0; j < r->policy.nkeys; j++) {
+		char hex[2 * KL_FP_LEN + 1];
+
+		if (enrolled_found[j])
+			continue;
+		kl_hex(r->policy.keys[j].fp, KL_FP_LEN, hex);
+		say(4, "enrolled certificate sha256:%s (%s) not in %s",
+		    hex, r->policy.keys[j].subject ? r->policy.keys[j].subject : "?",
+		    r->cert_dir);
+		fail(r, EXIT_PARTIAL);
+	}
+	free(enrolled_found);
+}
+
+/* Step 6: add the selected certificates. */
+static void add_keys(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncerts; i++) {
+		int err;
+
+		if (!r->selected[i])
+			continue;
+		err = kl_keyring_add(r->keyring, r->certs[i].der,
+				     r->certs[i].der_len, &r->loaded_keys[i]);
+		if (err == -EPERM || err == -EACCES) {
+			say(3, "keyring %s refuses keys (already locked?): %s",
+			    r->keyring_spec, strerror(-err));
+			fail(r, EXIT_KEYRING);
+			return;
+		}
+		if (err) {
+			say(3, "%s/%s: kernel refused the key: %s", r->cert_dir,
+			    r->certs[i].name, strerror(-err));
+			fail(r, EXIT_PARTIAL);
+			continue;
+		}
+		r->nloaded++;
+	}
+}
+
+/* Step 7: one event per loaded key, so the PCR attests what was loaded. */
+static void measure_keys(struct run *r)
+{
+	char ev[128], hex[2 * KL_FP_LEN + 1];
+	size_t i;
+
+	for (i = 0; r->loaded_keys && i < r->ncerts; i++) {
+		if (!r->loaded_keys[i])
+			continue;
+		kl_hex(r->certs[i].fp, KL_FP_LEN, hex);
+		snprintf(ev, sizeof(ev), "elfsig-key sha256:%s", hex);
+		if (kl_measure_event(&r->measure, ev)) {
+			say(3, "cannot measure key sha256:%s into PCR %u", hex,
+			    r->measure.pcr);
+			fail(r, EXIT_MEASURE);
+			return;
+		}
+	}
+}
+
+/* Step 8: lock. Runs on every path. */
+static void lock_keyring(struct run *r)
+{
+	int err;
+
+	if (!r->have_keyring)
+		return;
+	err = kl_keyring_lock(r->keyring);
+	if (err == -EEXIST) {
+		/* Restricted before us: locked, but not by this run. */
+		say(3, "keyring %s was already locked", r->keyring_spec);
+		fail(r, EXIT_KEYRING);
+		r->locked = true;
+	} else if (err) {
+		say(2, "CANNOT LOCK keyring %s: %s", r->keyring_spec,
+		    strerror(-err));
+		r->status = EXIT_UNLOCKED;
+	} else {
+		r->locked = true;
+	}
+}
+
+/* Step 9: the final event records the outcome, after the lock. */
+static void measure_locked(struct run *r)
+{
+	char ev[96];
+
+	if (!r->measure.tpm)
+		return;
+	snprintf(ev, sizeof(ev), "elfsig-%s keys=%zu status=%s",
+		 r->locked ? "locked" : "unlocked", r->nloaded,
+		 status_word[r->status]);
+	if (kl_measure_event(&r->measure, ev)) {
+		say(3, "cannot measure the final event into PCR %u",
+		    r->measure.pcr);
+		fail(r, EXIT_MEASURE);
+	}
+}
+
+static void setup_measure(struct run *r)
+{
+	r->measure.tpm = r->tpm;
+	r->measure.tpm_error_cb = lib_error;
+	r->measure.pcr = r->have_policy ? r->policy.measure_pcr
+					: KL_DEFAULT_MEASURE_PCR;
+	if (r->tpm && r->measure.logfd < 0 && strcmp(r->event_log, "none") &&
+	    kl_measure_open_log(&r->measure, r->event_log))
+		fail(r, EXIT_MEASURE);
+}
+
+/* The outcome is measured whenever the TPM can be reached, failures
+ * included: a run that stopped before the TPM step (bad input, no
+ * keyring) connects now, after the lock, for its final event. */
+static void late_measure_setup(struct run *r)
+{
+	struct elfsig_tpm_opts opts = {
+		.tcti = r->tcti, .srk_handle = r->srk_handle,
+	};
+
+	if (r->tpm || r->tpm_tried)
+		return;
+	r->tpm_tried = true;
+	if (elfsig_tpm_open(&opts, &r->tpm)) {
+		r->tpm = NULL;
+		return;
+	}
+	setup_measure(r);
+}
+
+static void cleanup(struct run *r)
+{
+	kl_measure_close(&r->measure);
+	elfsig_tpm_close(r->tpm);
+	elfsig_tpm_sealed_free(r->sealed);
+	kl_policy_free(&r->policy);
+	kl_certs_free(r->certs, r->ncerts);
+	free(r->policy_buf);
+	free(r->selected);
+	free(r->loaded_keys);
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { .measure = { .logfd = -1 } };
+	int ret;
+
+	kl_set_error_callback(lib_error, NULL);
+	elfsig_tpm_set_error_callback(lib_error, NULL);
+	/* tpm2-tss logs to stderr on its own; our messages say what failed,
+	 * on the console and in kmsg. TSS2_LOG set by the caller wins. */
+	setenv("TSS2_LOG", "all+none", 0);
+	ret = parse_options(&r, argc, argv);
+	if (ret == 1)
+		return EXIT_LOADED;
+	open_kmsg(r.kmsg_path);
+	if (ret < 0) {
+		/* Even a bad command line must not leave the keyring open. */
+		r.status = EXIT_USAGE;
+		say(3, "bad command line (see --help); locking %s",
+		    r.keyring_spec);
+	}
+	if (r.timeout) {
+		signal(SIGALRM, watchdog);
+		alarm(r.timeout);
+	}
+
+	find_keyring(&r);
+	if (r.status == EXIT_LOADED)
+		read_inputs(&r);
+	if (r.status == EXIT_LOADED)
+		verify_policy(&r);
+	if (r.status == EXIT_LOADED)
+		select_certs(&r);
+	if (r.status == EXIT_LOADED || r.status == EXIT_PARTIAL)
+		add_keys(&r);
+	setup_measure(&r);
+	measure_keys(&r);
+	lock_keyring(&r);
+	late_measure_setup(&r);
+	measure_locked(&r);
+	alarm(0);
+
+	say(r.status == EXIT_LOADED ? 6 : 3,
+	    "%zu key%s loaded into %s, keyring %s (exit %d: %s)", r.nloaded,
+	    r.nloaded == 1 ? "" : "s", r.keyring_spec,
+	    r.locked ? "locked" : "NOT LOCKED", r.status,
+	    status_word[r.status]);
+	ret = r.status;
+	cleanup(&r);
+	return ret;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* enroll.c - seal a policy's digest, write policy + sealed object, verify. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+
+#include "kl.h"
+
+int kl_policy_load(const char *path, struct kl_policy *pol)
+{
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	err = kl_read_file(AT_FDCWD, path, KL_POLICY_MAX_SIZE, &buf, &len);
+	if (err)
+		return err;
+	err = kl_policy_parse(buf, len, path, pol);
+	free(buf);
+	return err;
+}
+
+static int seal_digest(const struct kl_policy *pol,
+		       const struct kl_enroll_opts *o,
+		       const uint8_t digest[KL_FP_LEN],
+		       struct elfsig_tpm_sealed **sealed)
+{
+	struct elfsig_tpm_opts topts = {
+		.tcti = o->tcti, .srk_handle = o->srk_handle,
+	};
+	struct elfsig_tpm_pcr_values vals;
+	struct elfsig_tpm *tpm;
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	err = elfsig_tpm_open(&topts, &tpm);
+	if (err)
+		return err;
+	if (o->pcr_values) {
+		err = kl_read_file(AT_FDCWD, o->pcr_values, 64 * 1024, &buf,
+				   &len);
+		if (!err) {
+			err = kl_pcr_values_parse(buf, len, o->pcr_values,
+						  &pol->sel, &vals);
+			free(buf);
+		}
+		if (!err)
+			err = elfsig_tpm_seal(tpm, &vals, digest, KL_FP_LEN,
+					      sealed);
+	} else {
+		err = elfsig_tpm_seal_current(tpm, &pol->sel, digest, KL_FP_LEN,
+					      sealed);
+	}
+	elfsig_tpm_close(tpm);
+	return err;
+}
+
+int kl_enroll_commit(const struct kl_policy *pol,
+		     const struct kl_enroll_opts *o)
+{
+	struct elfsig_tpm_sealed *sealed = NULL;
+	uint8_t digest[KL_FP_LEN];
+	char *text;
+	size_t len;
+	int err;
+
+	err = kl_policy_check_pcrs(&pol->sel, pol->measure_pcr);
+	if (err)
+		return err;
+	err = kl_policy_format(pol, &text, &len);
+	if (err)
+		return err;
+	kl_sha256(text, len, digest);
+	err = seal_digest(pol, o, digest, &sealed);
+	OPENSSL_cleanse(digest, sizeof(digest));
+	/* A crash between the two writes leaves a mismatch the loader
+	 * refuses (no key loaded): it fails closed. */
+	if (!err)
+		err = kl_write_atomic(o->policy_path, text, len, 0644);
+	if (!err)
+		err = elfsig_tpm_sealed_write_file(sealed, o->sealed_path);
+	elfsig_tpm_sealed_free(sealed);
+	free(text);
+	return err;
+}
+
+int kl_policy_verify(struct elfsig_tpm *tpm,
+		     const struct elfsig_tpm_sealed *sealed,
+		     const struct kl_policy *pol,
+		     const uint8_t digest[KL_FP_LEN])
+{
+	const struct elfsig_tpm_pcrsel *ssel = elfsig_tpm_sealed_pcrsel(sealed);
+	uint8_t secret[ELFSIG_TPM_MAX_SECRET];
+	size_t slen = 0;
+	int err;
+
+	if (ssel->bank != pol->sel.bank || ssel->mask != pol->sel.mask) {
+		kl_err("the sealed object covers other PCRs than the policy names");
+		return -EBADE;
+	}
+	err = elfsig_tpm_unseal(tpm, sealed, secret, sizeof(secret), &slen);
+	if (!err && (slen != KL_FP_LEN ||
+		     CRYPTO_memcmp(secret, digest, KL_FP_LEN))) {
+		kl_err("the policy file does not match the sealed digest (edited after enrolment?)");
+		err = -EBADE;
+	}
+	OPENSSL_cleanse(secret, sizeof(secret));
+	return err;
+}

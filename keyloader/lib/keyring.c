@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* keyring.c - find the .elfsig keyring, add certificates, lock it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <keyutils.h>
+
+#include "kl.h"
+
+/*
+ * /proc/keys lists the keys the caller may view, one a line:
+ *   "%08x %s %5d %4s %08x %5d %5d %-9.9s %s: %s"
+ *    id   flags usage expiry perm uid gid type description: summary
+ * Only the kernel can create a keyring whose name starts with '.', so a
+ * match on such a name is the kernel's keyring (keyutils'
+ * find_key_by_type_and_desc() resolves "%:.name" the same way).
+ */
+int kl_keyring_find_in(FILE *f, const char *name, int32_t *id)
+{
+	char line[1024];
+	size_t nlen = strlen(name);
+	int found = 0, err = 0;
+
+	while (fgets(line, sizeof(line), f)) {
+		char type[16];
+		unsigned int kid;
+		int off = 0;
+		const char *desc;
+
+		if (!strchr(line, '\n') && !feof(f)) {
+			int c;
+
+			/* Overlong line: not ours (names are short); skip it. */
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		if (sscanf(line, "%x %*s %*d %*s %*x %*d %*d %15s %n", &kid,
+			   type, &off) != 2 || off <= 0)
+			continue;
+		if (strcmp(type, "keyring") || kid == 0 || kid > INT32_MAX)
+			continue;
+		desc = line + off;
+		if (strncmp(desc, name, nlen) || desc[nlen] != ':')
+			continue;
+		if (found++) {
+			kl_err("keyring %s: more than one in /proc/keys", name);
+			err = -ENOTUNIQ;
+			break;
+		}
+		*id = (int32_t)kid;
+	}
+	if (!err && !found) {
+		kl_err("keyring %s: not found (kernel without elfsig support?)",
+		       name);
+		err = -ENOKEY;
+	}
+	return err;
+}
+
+int kl_keyring_find(const char *name, int32_t *id)
+{
+	FILE *f;
+	int err;
+
+	f = fopen("/proc/keys", "re");
+	if (!f) {
+		err = -errno;
+		kl_err("/proc/keys: %s", strerror(errno));
+		return err;
+	}
+	err = kl_keyring_find_in(f, name, id);
+	fclose(f);
+	return err;
+}
+
+int kl_keyring_resolve(const char *spec, int32_t *id)
+{
+	static const struct { const char *name; int32_t id; } special[] = {
+		{ "@t", KEY_SPEC_THREAD_KEYRING },
+		{ "@p", KEY_SPEC_PROCESS_KEYRING },
+		{ "@s", KEY_SPEC_SESSION_KEYRING },
+		{ "@u", KEY_SPEC_USER_KEYRING },
+		{ "@us", KEY_SPEC_USER_SESSION_KEYRING },
+	};
+	unsigned long v;
+	char *end;
+	size_t i;
+	long r;
+
+	if (!strncmp(spec, "%:", 2))
+		return kl_keyring_find(spec + 2, id);
+	for (i = 0; i < ARRAY_SIZE(special); i++) {
+		if (strcmp(spec, special[i].name))
+			continue;
+		r = keyctl_get_keyring_ID(special[i].id, 0);
+		if (r < 0) {
+			kl_err("keyring %s: %s", spec, strerror(errno));
+			return -errno;
+		}
+		*id = (int32_t)r;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(spec, &end, 0);
+	if (errno || end == spec || *end || v == 0 || v > INT32_MAX) {
+		kl_err("keyring '%s': expected an ID, @s/@u/@us/@p/@t or %%:NAME",
+		       spec);
+		return -EINVAL;
+	}
+	*id = (int32_t)v;
+	return 0;
+}
+
+int kl_keyring_add(int32_t keyring, const uint8_t *der, size_t len,
+		   int32_t *key)
+{
+	key_serial_t k;
+
+	/* An empty description lets the asymmetric key type name the key
+	 * from the certificate (as `keyctl padd asymmetric ""`). */
+	k = add_key("asymmetric", "", der, len, keyring);
+	if (k < 0)
+		return -errno;
+	*key = k;
+	return 0;
+}
+
+int kl_keyring_lock(int32_t keyring)
+{
+	if (keyctl_restrict_keyring(keyring, NULL, NULL) < 0)
+		return -errno;
+	return 0;
+}

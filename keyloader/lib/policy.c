@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* policy.c - the enrolment policy file: strict parser and canonical writer. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kl.h"
+
+#define HEADER_WORD	"elfsig-policy"
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Split "word   value  " into word and value (both trimmed, in place). */
+static void split_directive(char *line, char **word, char **value)
+{
+	char *p = line, *end;
+
+	*word = p;
+	while (*p && !is_blank(*p))
+		p++;
+	if (*p)
+		*p++ = '\0';
+	while (is_blank(*p))
+		p++;
+	*value = p;
+	end = p + strlen(p);
+	while (end > p && is_blank(end[-1]))
+		*--end = '\0';
+}
+
+static int parse_uint(const char *s, unsigned int max, unsigned int *out)
+{
+	unsigned long v = 0;
+
+	if (!*s || strlen(s) > 3)
+		return -EBADMSG;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EBADMSG;
+		v = v * 10 + (unsigned long)(*s - '0');
+	}
+	if (v > max)
+		return -EBADMSG;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_fingerprint(const char *s, uint8_t fp[KL_FP_LEN])
+{
+	if (strncmp(s, "sha256:", 7))
+		return -EBADMSG;
+	return kl_unhex(s + 7, strlen(s + 7), fp, KL_FP_LEN);
+}
+
+long kl_policy_find(const struct kl_policy *pol, const uint8_t fp[KL_FP_LEN])
+{
+	size_t i;
+
+	for (i = 0; i < pol->nkeys; i++)
+		if (!memcmp(pol->keys[i].fp, fp, KL_FP_LEN))
+			return (long)i;
+	return -1;
+}
+
+int kl_policy_add(struct kl_policy *pol, const uint8_t fp[KL_FP_LEN],
+		  const char *subject)
+{
+	struct kl_policy_key *k;
+
+	if (kl_policy_find(pol, fp) >= 0)
+		return 1;
+	if (pol->nkeys >= KL_MAX_KEYS) {
+		kl_err("policy: more than %d keys", KL_MAX_KEYS);
+		return -E2BIG;
+	}
+	k = realloc(pol->keys, (pol->nkeys + 1) * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	pol->keys = k;
+	k = &pol->keys[pol->nkeys];
+	memcpy(k->fp, fp, KL_FP_LEN);
+	k->subject = NULL;
+	if (subject && !(k->subject = strdup(subject)))
+		return -ENOMEM;
+	pol->nkeys++;
+	return 0;
+}
+
+int kl_policy_remove(struct kl_policy *pol, const uint8_t fp[KL_FP_LEN])
+{
+	long i = kl_policy_find(pol, fp);
+
+	if (i < 0)
+		return -ENOENT;
+	free(pol->keys[i].subject);
+	memmove(&pol->keys[i], &pol->keys[i + 1],
+		(pol->nkeys - (size_t)i - 1) * sizeof(pol->keys[0]));
+	pol->nkeys--;
+	return 0;
+}
+
+int kl_policy_check_pcrs(const struct elfsig_tpm_pcrsel *sel,
+			 unsigned int measure_pcr)
+{
+	/* 16 and 23 can be reset from locality 0, 17..22 cannot be extended
+	 * from it: neither can carry a measurement someone may rely on. */
+	if (measure_pcr > 15) {
+		kl_err("measurement PCR %u: only PCRs 0..15 are non-resettable and extendable by the OS",
+		       measure_pcr);
+		return -EINVAL;
+	}
+	if (sel->mask & (1u << measure_pcr)) {
+		kl_err("measurement PCR %u is in the sealed selection: the loader would change the state it is sealed to",
+		       measure_pcr);
+		return -EINVAL;
+	}
+	if (!sel->mask) {
+		kl_err("empty PCR selection");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void kl_policy_free(struct kl_policy *pol)
+{
+	size_t i;
+
+	if (!pol)
+		return;
+	for (i = 0; i < pol->nkeys; i++)
+		free(pol->keys[i].subject);
+	free(pol->keys);
+	memset(pol, 0, sizeof(*pol));
+}
+
+#define bad(...) do { kl_err(__VA_ARGS__); err = -EBADMSG; goto fail; } while (0)
+
+int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
+		    struct kl_policy *pol)
+{
+	char line[KL_POLICY_MAX_LINE + 1];
+	char comment[KL_POLICY_MAX_LINE + 1];
+	bool have_header = false, have_pcrs = false, have_measure = false;
+	bool have_comment = false;
+	size_t pos = 0, lineno = 0;
+	int err;
+
+	memset(pol, 0, sizeof(*pol));
+	if (len > KL_POLICY_MAX_SIZE) {
+		kl_err("%s: larger than %d bytes", name, KL_POLICY_MAX_SIZE);
+		return -EBADMSG;
+	}
+	while (pos < len) {
+		const uint8_t *nl = memchr(buf + pos, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		char *word, *value;
+		size_t i;
+
+		lineno++;
+		if (l > KL_POLICY_MAX_LINE)
+			bad("%s:%zu: line longer than %d bytes", name, lineno,
+			    KL_POLICY_MAX_LINE);
+		memcpy(line, buf + pos, l);
+		line[l] = '\0';
+		pos += l + (nl ? 1 : 0);
+		for (i = 0; i < l; i++) {
+			unsigned char c = (unsigned char)line[i];
+
+			if ((c < 0x20 && c != '\t') || c == 0x7f)
+				bad("%s:%zu: control character 0x%02x", name,
+				    lineno, c);
+		}
+		if (line[0] == '#') {
+			const char *t = line + 1;
+
+			while (is_blank(*t))
+				t++;
+			strcpy(comment, t);
+			have_comment = true;
+			continue;
+		}
+		split_directive(line, &word, &value);
+		if (!*word) {
+			have_comment = false;
+			continue;
+		}
+		if (!have_header) {
+			if (strcmp(word, HEADER_WORD))
+				bad("%s:%zu: expected \"%s %d\" before anything else",
+				    name, lineno, HEADER_WORD, KL_POLICY_VERSION);
+			if (parse_uint(value, 999, &pol->version) ||
+			    pol->version != KL_POLICY_VERSION)
+				bad("%s:%zu: unsupported policy version '%s' (this loader reads version %d)",
+				    name, lineno, value, KL_POLICY_VERSION);
+			have_header = true;
+		} else if (!strcmp(word, "pcrs")) {
+			if (have_pcrs)
+				bad("%s:%zu: second \"pcrs\" line", name, lineno);
+			if (elfsig_tpm_pcrsel_parse(value, &pol->sel) ||
+			    !pol->sel.mask)
+				bad("%s:%zu: bad PCR selection '%s'", name,
+				    lineno, value);
+			have_pcrs = true;
+		} else if (!strcmp(word, "measure-pcr")) {
+			if (have_measure)
+				bad("%s:%zu: second \"measure-pcr\" line", name,
+				    lineno);
+			if (parse_uint(value, ELFSIG_TPM_MAX_PCRS - 1,
+				       &pol->measure_pcr))
+				bad("%s:%zu: bad PCR index '%s'", name, lineno,
+				    value);
+			have_measure = true;
+		} else if (!strcmp(word, "key")) {
+			uint8_t fp[KL_FP_LEN];
+
+			if (parse_fingerprint(value, fp))
+				bad("%s:%zu: expected \"key sha256:<64 hex digits>\"",
+				    name, lineno);
+			err = kl_policy_add(pol, fp,
+					    have_comment ? comment : NULL);
+			if (err == 1)
+				bad("%s:%zu: key listed twice", name, lineno);
+			if (err < 0)
+				goto fail;
+		} else {
+			bad("%s:%zu: unknown directive '%.40s'", name, lineno,
+			    word);
+		}
+		have_comment = false;
+	}
+	if (!have_header)
+		bad("%s: not an elfsig policy (no \"%s\" line)", name,
+		    HEADER_WORD);
+	if (!have_pcrs || !have_measure)
+		bad("%s: missing \"%s\" line", name,
+		    have_pcrs ? "measure-pcr" : "pcrs");
+	if (kl_policy_check_pcrs(&pol->sel, pol->measure_pcr)) {
+		err = -EBADMSG;
+		goto fail;
+	}
+	return 0;
+fail:
+	kl_policy_free(pol);
+	return err;
+}
+
+/* A subject made safe for one comment line. */
+static void clean_subject(const char *in, char *out, size_t cap)
+{
+	size_t o = 0;
+
+	for (; *in && o + 1 < cap; in++) {
+		unsigned char c = (unsigned char)*in;
+
+		out[o++] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+	}
+	out[o] = '\0';
+}
+
+int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
+{
+	char sel[128], hex[2 * KL_FP_LEN + 1], subj[256];
+	char *p = NULL;
+	size_t sz = 0, i;
+	FILE *f;
+
+	*buf = NULL;
+	*len = 0;
+	if (elfsig_tpm_pcrsel_format(&pol->sel, sel, sizeof(sel)))
+		return -EINVAL;
+	f = open_memstream(&p, &sz);
+	if (!f)
+		return -ENOMEM;
+	fprintf(f,
+		"# elfsig enrolment policy (docs/keyloader.md): elfsig-keyloader loads\n"
+		"# only certificates whose SHA-256 fingerprint (of the DER) is listed\n"
+		"# here. The file's digest is sealed in the TPM: any edit, comments\n"
+		"# included, makes the loader refuse every key until it is resealed\n"
+		"# with elfsig-enroll.\n"
+		"%s %d\n"
+		"pcrs %s\n"
+		"measure-pcr %u\n",
+		HEADER_WORD, KL_POLICY_VERSION, sel, pol->measure_pcr);
+	for (i = 0; i < pol->nkeys; i++) {
+		kl_hex(pol->keys[i].fp, KL_FP_LEN, hex);
+		fputc('\n', f);
+		if (pol->keys[i].subject) {
+			clean_subject(pol->keys[i].subject, subj, sizeof(subj));
+			fprintf(f, "# %s\n", subj);
+		}
+		fprintf(f, "key sha256:%s\n", hex);
+	}
+	if (fclose(f)) {
+		free(p);
+		return -ENOMEM;
+	}
+	/* The loader refuses larger files: never write one. */
+	if (sz > KL_POLICY_MAX_SIZE) {
+		kl_err("policy: %zu bytes, more than the %d the loader reads",
+		       sz, KL_POLICY_MAX_SIZE);
+		free(p);
+		return -E2BIG;
+	}
+	*buf = p;
+	*len = sz;
+	return 0;
+}

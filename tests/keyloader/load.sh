@@ -1,0 +1,405 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# elfsig-keyloader against a real swtpm and the real kernel keyring: what
+# loads, what is refused, and that the keyring ends locked in every case.
+set -u
+. "$(dirname "$0")/lib-kl.sh"
+
+kl_need swtpm keyctl openssl tpm2_pcrread tpm2_pcrextend python3 timeout
+# Keys live in a session keyring of their own: re-run inside one.
+if [ -z "${KL_IN_SESSION:-}" ]; then
+	KL_IN_SESSION=1 exec keyctl session - "$0" "$@"
+fi
+[ -x "$KL" ] && [ -x "$ENROLL" ] || { echo "FAIL: build: $KL or $ENROLL missing"; exit 1; }
+t_mktemp
+kl_swtpm_start || { echo "FAIL: swtpm: did not start"; exit 1; }
+
+for i in 1 2 3 4; do kl_cert "k$i" || { echo "FAIL: openssl: cert k$i"; exit 1; }; done
+
+# case_setup NAME CERT...: enrol CERT... into $D/policy, copy them into
+# $D/certs, make a fresh keyring $KR.
+case_setup() {
+	D=$T_TMP/$1; shift
+	mkdir -p "$D/certs"
+	local c
+	for c in "$@"; do cp "$T_TMP/$c" "$D/certs/"; done
+	(cd "$T_TMP" && "$ENROLL" create -p "$D/policy" -s "$D/policy.sealed" "$@") \
+		>"$D/enroll.out" 2>&1 || return 1
+	KR=$(keyctl newring "kr-$(basename "$D")" @s)
+}
+
+# run_loader [ARGS...]: the loader on $D, into $KR; sets RC, output in $D/out.
+run_loader() {
+	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+		-k "$KR" -l "$D/events" --kmsg "$D/kmsg" "$@" >"$D/out" 2>&1
+	RC=$?
+}
+
+# locked: a further add into $KR is refused with EPERM.
+locked() {
+	local err
+	err=$(keyctl padd asymmetric "" "$KR" < "$T_TMP/k4.der" 2>&1 >/dev/null) && return 1
+	case $err in *"Operation not permitted"*) return 0 ;; esac
+	return 1
+}
+
+# expect NAME RC NKEYS: exit status, key count, keyring locked.
+expect() {
+	local name=$1 rc=$2 n=$3 got
+	got=$(kl_keys "$KR")
+	if [ "$RC" != "$rc" ]; then
+		t_fail "$name" "exit $RC, expected $rc: $(tail -n 3 "$D/out" | tr '\n' '|')"
+	elif [ "$got" != "$n" ]; then
+		t_fail "$name" "$got keys in the keyring, expected $n"
+	elif ! locked; then
+		t_fail "$name" "keyring not locked"
+	else
+		t_pass "$name"
+	fi
+}
+
+has_key() { keyctl list "$KR" | grep -q "asymmetric: elfsig test $1:"; }
+
+# 1. Three enrolled keys (PEM and DER) load, exactly those, then EPERM.
+if case_setup enrol3 k1.pem k2.der k3.pem; then
+	declare -A pcr_before
+	for bank in sha256 sha1 sha384 sha512; do
+		pcr_before[$bank]=$(tpm2_pcrread "$bank:13" | sed -n 's/.*13: 0x//p')
+	done
+	run_loader
+	expect "three enrolled keys load, then the keyring is locked" 0 3
+	if has_key k1 && has_key k2 && has_key k3 && ! has_key k4; then
+		t_pass "the loaded keys are exactly k1, k2, k3"
+	else
+		t_fail "the loaded keys are exactly k1, k2, k3" "$(keyctl list "$KR" | tr '\n' '|')"
+	fi
+	err=$(keyctl padd asymmetric "" "$KR" < "$T_TMP/k4.der" 2>&1)
+	case $err in *"Operation not permitted"*) t_pass "a fourth add gets EPERM" ;;
+		*) t_fail "a fourth add gets EPERM" "$err" ;; esac
+	# The event log replays to the PCR value, in every bank: 3 key events
+	# and "locked", each extended into sha256, sha1, sha384 and sha512.
+	for bank in sha256 sha1 sha384 sha512; do
+		pcr_after=$(tpm2_pcrread "$bank:13" | sed -n 's/.*13: 0x//p')
+		replay=$(python3 - "${pcr_before[$bank]}" "$D/events" "$bank" <<'PY'
+import hashlib, sys
+pcr, bank = bytes.fromhex(sys.argv[1]), sys.argv[3]
+n = 0
+for line in open(sys.argv[2]):
+    idx, dig, ev = line.rstrip("\n").split(" ", 2)
+    b, h = dig.split(":")
+    if b != bank:
+        continue
+    d = bytes.fromhex(h)
+    assert idx == "13" and d == hashlib.new(bank, ev.encode()).digest(), line
+    pcr = hashlib.new(bank, pcr + d).digest()
+    n += 1
+print(n, pcr.hex().upper())
+PY
+)
+		if [ "$replay" = "4 $pcr_after" ] &&
+		   grep -q "^13 $bank:[0-9a-f]* elfsig-locked keys=3 status=ok\$" "$D/events"; then
+			t_pass "event log: 4 $bank events that replay to PCR 13"
+		else
+			t_fail "event log: 4 $bank events that replay to PCR 13" "replay '$replay', PCR $pcr_after"
+		fi
+	done
+	if grep -q "^<6>elfsig-keyloader: 3 keys loaded" "$D/kmsg"; then
+		t_pass "the outcome goes to kmsg"
+	else
+		t_fail "the outcome goes to kmsg" "$(cat "$D/kmsg" 2>/dev/null)"
+	fi
+else
+	t_fail "three enrolled keys load" "enrol failed: $(cat "$D/enroll.out")"
+fi
+
+# 2. A sealed PCR changes after enrolment: nothing loads.
+if case_setup pcr k1.pem k2.pem k3.pem; then
+	tpm2_pcrextend "7:sha256=$(printf 'firmware update' | sha256sum | cut -d' ' -f1)"
+	run_loader
+	expect "PCR 7 extended after enrolment: 0 keys, locked" 5 0
+	grep -q "PCR state differs" "$D/kmsg" &&
+		t_pass "PCR mismatch reported on kmsg" ||
+		t_fail "PCR mismatch reported on kmsg" "$(cat "$D/kmsg")"
+else
+	t_fail "PCR change" "enrol failed"
+fi
+
+# 3. The policy file is edited after sealing.
+if case_setup edit k1.pem k2.pem k3.pem; then
+	sed -i 's/^# O=elfsig,CN=elfsig test k1/# CN=someone else/' "$D/policy"
+	run_loader
+	expect "policy comment edited: 0 keys, locked" 6 0
+	out=$("$ENROLL" check -p "$D/policy" -s "$D/policy.sealed" 2>&1) &&
+		t_fail "enroll check: an edited policy fails" "$out" ||
+		{ grep -q "does not match the sealed digest" <<<"$out" &&
+		  t_pass "enroll check: an edited policy fails" ||
+		  t_fail "enroll check: an edited policy fails" "$out"; }
+else
+	t_fail "policy edited" "enrol failed"
+fi
+if case_setup smuggle k1.pem k2.pem; then
+	cp "$T_TMP/k4.pem" "$D/certs/"
+	echo "key sha256:$(kl_fp k4)" >> "$D/policy"
+	run_loader
+	expect "attacker's key appended to the policy: 0 keys, locked" 6 0
+else
+	t_fail "policy smuggle" "enrol failed"
+fi
+
+# 4. A certificate dropped into the directory without enrolment.
+if case_setup dropped k1.pem k2.pem k3.pem; then
+	cp "$T_TMP/k4.pem" "$D/certs/zz-extra.pem"
+	run_loader
+	expect "unenrolled certificate in the directory: the 3 enrolled load" 1 3
+	has_key k4 && t_fail "the unenrolled certificate is not loaded" ||
+		t_pass "the unenrolled certificate is not loaded"
+	grep -q "zz-extra.pem: refused: not enrolled" "$D/out" &&
+		t_pass "the refused file is named" ||
+		t_fail "the refused file is named" "$(cat "$D/out")"
+	# An enrolled certificate replaced by another under its file name.
+	cp "$T_TMP/k4.pem" "$D/certs/k2.pem"
+	rm "$D/certs/zz-extra.pem"
+	KR=$(keyctl newring kr-replaced @s)
+	run_loader
+	expect "enrolled certificate file replaced: k1 and k3 only" 1 2
+	has_key k4 && t_fail "the replacement is not loaded" ||
+		t_pass "the replacement is not loaded"
+else
+	t_fail "unenrolled cert" "enrol failed"
+fi
+
+# 5. The TPM is unreachable (nothing listening), or no device at all.
+if case_setup notpm k1.pem k2.pem k3.pem; then
+	dead=$(t_free_port)
+	start=$(date +%s)
+	run_loader -T "swtpm:host=127.0.0.1,port=$dead"
+	expect "TPM unreachable: 0 keys, locked" 4 0
+	[ $(( $(date +%s) - start )) -lt 25 ] && t_pass "TPM unreachable: no hang" ||
+		t_fail "TPM unreachable: no hang"
+	KR=$(keyctl newring kr-nodev @s)
+	run_loader -T "device:$T_TMP/no-such-tpm"
+	expect "TPM device missing: 0 keys, locked" 4 0
+else
+	t_fail "TPM unreachable" "enrol failed"
+fi
+
+# 6. Malformed certificates are refused, the rest loads.
+if case_setup malformed k1.der k2.pem k3.pem; then
+	head -c 300 "$T_TMP/k4.der" > "$D/certs/truncated.der"
+	{ cat "$T_TMP/k1.der"; printf 'trailing'; } > "$D/certs/trailing.der"
+	printf -- '-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n' > "$D/certs/bad.pem"
+	cat "$T_TMP/k4.pem" "$T_TMP/k1.pem" > "$D/certs/two.pem"
+	: > "$D/certs/empty.der"
+	run_loader
+	expect "malformed certificates refused, the 3 enrolled load" 1 3
+	n=$(grep -c "refused: not a certificate" "$D/out")
+	[ "$n" = 5 ] && t_pass "each malformed file gets its line" ||
+		t_fail "each malformed file gets its line" "$n lines: $(cat "$D/out")"
+	# Only a malformed certificate, for an enrolled one that is missing.
+	KR=$(keyctl newring kr-malformed2 @s)
+	rm "$D/certs/"*; head -c 500 "$T_TMP/k1.der" > "$D/certs/k1.der"
+	run_loader
+	expect "the only certificate is malformed: 0 keys, locked" 1 0
+else
+	t_fail "malformed" "enrol failed"
+fi
+
+# 7. The keyring is already locked.
+if case_setup prelocked k1.pem k2.pem; then
+	keyctl restrict_keyring "$KR"
+	run_loader
+	expect "keyring already locked: 0 keys, status 7" 7 0
+else
+	t_fail "prelocked" "enrol failed"
+fi
+
+# 8. Damaged or missing inputs.
+if case_setup inputs k1.pem k2.pem; then
+	cp "$D/policy.sealed" "$D/sealed.orig"
+	python3 - "$D/policy.sealed" <<'PY'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, "rb").read())
+b[len(b) // 2] ^= 0x40
+open(p, "wb").write(b)
+PY
+	run_loader
+	case $RC in 3|4|5|6) RC=x ;; esac
+	expect "sealed object flipped: 0 keys, locked" x 0
+	cp "$D/sealed.orig" "$D/policy.sealed"
+	KR=$(keyctl newring kr-nopolicy @s)
+	mv "$D/policy" "$D/policy.away"
+	run_loader
+	expect "policy missing: 0 keys, locked" 3 0
+	grep " sha256:" "$D/events" | tail -n 1 | grep -q " elfsig-locked keys=0 status=bad-input\$" &&
+		t_pass "a failed run still measures its outcome" ||
+		t_fail "a failed run still measures its outcome" "$(tail -n 1 "$D/events")"
+	mv "$D/policy.away" "$D/policy"
+	KR=$(keyctl newring kr-nocerts @s)
+	run_loader -c "$D/no-such-dir"
+	expect "certificate directory missing: 0 keys, locked" 3 0
+	KR=$(keyctl newring kr-usage @s)
+	timeout 30 "$KL" -k "$KR" --kmsg none --bogus >"$D/out" 2>&1; RC=$?
+	expect "bad command line: status 2, keyring still locked" 2 0
+else
+	t_fail "inputs" "enrol failed"
+fi
+
+# 9. One command each: remove, add, reseal to a predicted PCR state.
+if case_setup rotate k1.pem k2.pem k3.pem; then
+	P=(-p "$D/policy" -s "$D/policy.sealed")
+	"$ENROLL" remove "${P[@]}" "$T_TMP/k2.pem" >/dev/null &&
+	run_loader && expect "remove k2: k1 and k3 load (k2 refused)" 1 2
+	KR=$(keyctl newring kr-add @s)
+	cp "$T_TMP/k4.der" "$D/certs/"; rm "$D/certs/k2.pem"
+	"$ENROLL" add "${P[@]}" "$T_TMP/k4.der" >/dev/null &&
+	run_loader && expect "add k4: k1, k3, k4 load" 0 3
+	KR=$(keyctl newring kr-remove-fp @s)
+	"$ENROLL" remove "${P[@]}" "sha256:$(kl_fp k4)" >/dev/null &&
+	rm "$D/certs/k4.der" && run_loader && expect "remove by fingerprint" 0 2
+	# Predict PCR 4 after one more extend, seal to that, then extend.
+	ext=$(printf 'next kernel' | sha256sum | cut -d' ' -f1)
+	python3 - "$ext" > "$D/next.pcrs" <<PY
+import hashlib, subprocess, sys, re
+out = subprocess.run(["tpm2_pcrread", "sha256:0,2,4,7"], capture_output=True, text=True).stdout
+for m in re.finditer(r"(\d+)\s*:\s*0x([0-9A-Fa-f]+)", out):
+    i, v = int(m.group(1)), bytes.fromhex(m.group(2))
+    if i == 4:
+        v = hashlib.sha256(v + bytes.fromhex(sys.argv[1])).digest()
+    print(f"sha256:{i}={v.hex()}")
+PY
+	"$ENROLL" reseal "${P[@]}" --pcr-values "$D/next.pcrs" >/dev/null || t_fail "reseal" "failed"
+	KR=$(keyctl newring kr-before @s)
+	run_loader
+	expect "resealed to the next state: refused before it" 5 0
+	"$ENROLL" check "${P[@]}" >"$D/out" 2>&1 &&
+		t_fail "enroll check: fails before the next state" ||
+		t_pass "enroll check: fails before the next state"
+	tpm2_pcrextend "4:sha256=$ext"
+	KR=$(keyctl newring kr-after @s)
+	run_loader
+	expect "resealed to the next state: loads once reached" 0 2
+	"$ENROLL" check "${P[@]}" >"$D/out" 2>&1 &&
+		grep -q "unseals in the current PCR state (2 keys)" "$D/out" &&
+		t_pass "enroll check: passes in the next state" ||
+		t_fail "enroll check: passes in the next state" "$(cat "$D/out")"
+else
+	t_fail "rotate" "enrol failed"
+fi
+
+# 10. A TPM that accepts the connection and never answers: the watchdog
+# locks the keyring and exits.
+if case_setup silent k1.pem k2.pem; then
+	# The server picks two free consecutive ports itself (no race with
+	# other suites) and writes the first to a file once it listens.
+	python3 - "$D/port" <<'PY' &
+import random, socket, sys, time
+while True:
+    p = random.randrange(30000, 60000)
+    socks = []
+    try:
+        for port in (p, p + 1):
+            s = socket.socket()
+            s.bind(("127.0.0.1", port)); s.listen(4); socks.append(s)
+        break
+    except OSError:
+        for s in socks:
+            s.close()
+open(sys.argv[1] + ".tmp", "w").write(str(p))
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+conns = []
+end = time.time() + 60
+while time.time() < end:
+    for s in socks:
+        s.settimeout(0.2)
+        try:
+            conns.append(s.accept())
+        except OSError:
+            pass
+PY
+	spid=$!
+	t_on_exit "kill $spid 2>/dev/null"
+	for _ in $(seq 1 100); do [ -s "$D/port" ] && break; sleep 0.05; done
+	sport=$(cat "$D/port")
+	start=$(date +%s)
+	run_loader -T "swtpm:host=127.0.0.1,port=$sport" --timeout 2
+	expect "TPM that never answers: watchdog, 0 keys, locked" 10 0
+	[ $(( $(date +%s) - start )) -lt 15 ] && t_pass "TPM that never answers: gone in seconds" ||
+		t_fail "TPM that never answers: gone in seconds"
+	kill "$spid" 2>/dev/null
+else
+	t_fail "silent TPM" "enrol failed"
+fi
+
+# 11. File names cannot forge console or kmsg lines.
+if case_setup names k1.pem; then
+	cp "$T_TMP/k2.pem" "$D/certs/evil
+<0>elfsig-keyloader: 99 keys loaded"
+	run_loader
+	expect "a file name with a newline is refused" 1 1
+	if [ "$(grep -vc '^<[0-9]>elfsig-keyloader: ' "$D/kmsg")" = 0 ] &&
+	   ! grep -q '^<0>' "$D/kmsg"; then
+		t_pass "no forged kmsg record"
+	else
+		t_fail "no forged kmsg record" "$(cat "$D/kmsg")"
+	fi
+else
+	t_fail "names" "enrol failed"
+fi
+
+# 12. Enrolment refuses what the loader would: bad PCR value files leave
+# both files untouched; a measurement PCR that is sealed or resettable.
+if case_setup values k1.pem k2.pem; then
+	P=(-p "$D/policy" -s "$D/policy.sealed")
+	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
+	good=$(tpm2_pcrread sha256:0,2,4,7 | sed -n 's/^ *\([0-9]*\) *: 0x\(.*\)/sha256:\1=\2/p')
+	bad=0
+	printf '%s\n' "$good" | grep -v 'sha256:7=' > "$D/v1"			# PCR 7 missing
+	{ printf '%s\n' "$good"; echo "sha256:7=$(printf '%064d' 0)"; } > "$D/v2"	# PCR 7 twice
+	printf '%s\n' "$good" | sed 's/^sha256:4=\(.\{10\}\).*/sha256:4=\1/' > "$D/v3"	# short
+	printf '%s\n' "$good" | sed 's/^sha256:2=./sha256:2=g/' > "$D/v4"		# not hex
+	{ printf '%s\n' "$good"; echo "sha256:99=00"; } > "$D/v5"			# bad index
+	head -c 300 /dev/urandom > "$D/v6"
+	for v in v1 v2 v3 v4 v5 v6; do
+		"$ENROLL" reseal "${P[@]}" --pcr-values "$D/$v" >"$D/out" 2>&1 && bad=$((bad + 1))
+	done
+	[ "$bad" = 0 ] && [ "$(cat "$D/policy" "$D/policy.sealed" | sha256sum)" = "$sums" ] &&
+		t_pass "malformed PCR value files refused, files untouched" ||
+		t_fail "malformed PCR value files refused, files untouched" "$bad accepted"
+	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --pcrs sha256:0,7,13 "$T_TMP/k1.pem" >"$D/out" 2>&1
+	rc1=$?
+	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --measure-pcr 16 "$T_TMP/k1.pem" >"$D/out" 2>&1
+	rc2=$?
+	[ "$rc1" = 2 ] && [ "$rc2" = 2 ] && [ ! -e "$D/p2" ] &&
+		t_pass "measurement PCR sealed or resettable: refused at enrolment" ||
+		t_fail "measurement PCR sealed or resettable: refused at enrolment" "$rc1 $rc2"
+else
+	t_fail "values" "enrol failed"
+fi
+
+# 13. The lock itself fails (a keyring without setattr permission: the
+# kernel refuses KEYCTL_RESTRICT_KEYRING with EACCES, for root too): the
+# one status that says the keyring is open.
+if case_setup nolock k1.pem k2.pem; then
+	keyctl setperm "$KR" 0x1f000000	# possessor: view read write search link
+	run_loader
+	if [ "$RC" = 8 ] && grep -q "CANNOT LOCK keyring" "$D/kmsg" &&
+	   grep -q "keyring NOT LOCKED (exit 8: unlocked)" "$D/out" &&
+	   grep -q "elfsig-unlocked keys=2 status=unlocked" "$D/events"; then
+		t_pass "lock refused by the kernel: status 8, said on kmsg and measured"
+	else
+		t_fail "lock refused by the kernel: status 8" "exit $RC: $(tr '\n' '|' < "$D/out")"
+	fi
+else
+	t_fail "nolock" "enrol failed"
+fi
+
+# 14. The event log cannot be written: keys loaded and locked, status 9.
+if case_setup nolog k1.pem k2.pem; then
+	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+		-k "$KR" -l /dev/full --kmsg "$D/kmsg" >"$D/out" 2>&1
+	RC=$?
+	expect "event log unwritable: loaded, locked, status 9" 9 2
+else
+	t_fail "nolog" "enrol failed"
+fi
+exit 0

@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Shim: the exec hooks are not part of the parser. */

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kfuzz_lib.c - libelfsig's verdict on a file, for the differential check
+ * in kfuzz.c (a separate translation unit: the two header sets clash).
+ */
+#include <stdlib.h>
+
+#include "lib_private.h"
+
+struct lib_view {
+	int signed_ok;
+	uint64_t offset, size;
+	int hash;
+};
+int kfuzz_lib_view(int fd, struct lib_view *v);
+
+int kfuzz_lib_view(int fd, struct lib_view *v)
+{
+	struct elfsig_pkcs7_view view;
+	struct elfsig_elf elf;
+	uint8_t *der;
+	size_t len;
+
+	elfsig_set_error_callback(NULL, NULL);
+	if (elfsig_elf_parse_fd(&elf, fd, "kfuzz", ELFSIG_PARSE_ALL))
+		return 0;
+	/* The native kernel parser reads ELF64 little-endian files only. */
+	if (elf.is64 && !elf.big_endian &&
+	    elfsig_elf_read_signature(&elf, &der, &len) == 0) {
+		if (elfsig_pkcs7_check(der, len, "kfuzz", &view) == 0) {
+			v->signed_ok = 1;
+			v->offset = elf.shdrs[elf.sig_index].offset;
+			v->size = len;
+			v->hash = view.hash;
+		}
+		free(der);
+	}
+	elfsig_elf_release(&elf);
+	return 0;
+}

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mock-esys.c - libelfsig-tpm against a fake ESAPI (linked with
+ * -Wl,--wrap=Esys_...): inject a failure at every TPM call of every
+ * operation and check the error mapping, the single message, and that no
+ * transient object, session or ESYS_TR is left behind on any path.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <tss2/tss2_esys.h>
+#include <tss2/tss2_tctildr.h>
+
+#include "elfsig_tpm.h"
+
+/* ---- the fake TPM ---- */
+
+#define MAX_TR 64
+static struct {
+	int calls;		/* counted ESAPI calls so far */
+	int fail_at;		/* inject at this call (1-based); 0 never */
+	TSS2_RC fail_rc;
+	TSS2_RC unseal_rc;	/* Unseal's answer when not injected */
+	int pcr_bank_missing;	/* PCR_Read answers with an empty selection */
+	int die;		/* the injected failure kills the TPM: every
+				 * later call, flushes included, fails too */
+	int dead;
+	ESYS_TR next;
+	ESYS_TR transient[MAX_TR];	/* loaded objects and sessions */
+	ESYS_TR trs[MAX_TR];		/* ESYS_TRs of persistent objects */
+	TPM2_HANDLE persistent[8];
+	int errors;		/* messages through the callback */
+	char last[512];
+} m;
+
+static void mock_reset(int fail_at, TSS2_RC rc)
+{
+	memset(&m, 0, sizeof(m));
+	m.fail_at = fail_at;
+	m.fail_rc = rc;
+	m.next = 0x4000;
+}
+
+static int inject(void)
+{
+	if (++m.calls == m.fail_at && m.die)
+		m.dead = 1;
+	return m.calls == m.fail_at || m.dead;
+}
+
+static void track(ESYS_TR *set, ESYS_TR tr)
+{
+	for (int i = 0; i < MAX_TR; i++)
+		if (!set[i]) {
+			set[i] = tr;
+			return;
+		}
+	abort();
+}
+
+static int untrack(ESYS_TR *set, ESYS_TR tr)
+{
+	for (int i = 0; i < MAX_TR; i++)
+		if (set[i] == tr) {
+			set[i] = 0;
+			return 1;
+		}
+	return 0;
+}
+
+static int live(const ESYS_TR *set)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_TR; i++)
+		n += set[i] != 0;
+	return n;
+}
+
+static void *dup_out(const void *p, size_t n)
+{
+	void *q = malloc(n);
+
+	if (!q)
+		abort();
+	memcpy(q, p, n);
+	return q;
+}
+
+/* Every wrapped symbol needs a prototype under -Wmissing-prototypes. */
+#define W(ret, name, ...) ret __wrap_##name(__VA_ARGS__); ret __wrap_##name(__VA_ARGS__)
+
+W(TSS2_RC, Tss2_TctiLdr_Initialize, const char *conf, TSS2_TCTI_CONTEXT **tcti)
+{
+	*tcti = (TSS2_TCTI_CONTEXT *)&m;
+	return strncmp(conf, "mockfail", 8) ? TSS2_RC_SUCCESS :
+	       TSS2_TCTI_RC_IO_ERROR;
+}
+
+W(void, Tss2_TctiLdr_Finalize, TSS2_TCTI_CONTEXT **tcti)
+{
+	*tcti = NULL;
+}
+
+W(TSS2_RC, Esys_Initialize, ESYS_CONTEXT **e, TSS2_TCTI_CONTEXT *tcti,
+  TSS2_ABI_VERSION *abi)
+{
+	*e = (ESYS_CONTEXT *)&m;
+	return TSS2_RC_SUCCESS;
+}
+
+W(void, Esys_Finalize, ESYS_CONTEXT **e)
+{
+	*e = NULL;
+}
+
+W(TSS2_RC, Esys_CreatePrimary, ESYS_CONTEXT *e, ESYS_TR h, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, const TPM2B_SENSITIVE_CREATE *sens,
+  const TPM2B_PUBLIC *pub, const TPM2B_DATA *out, const TPML_PCR_SELECTION *pcr,
+  ESYS_TR *obj, TPM2B_PUBLIC **opub, TPM2B_CREATION_DATA **cd,
+  TPM2B_DIGEST **ch, TPMT_TK_CREATION **ct)
+{
+	if (inject())
+		return m.fail_rc;
+	*obj = m.next++;
+	track(m.transient, *obj);
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_Create, ESYS_CONTEXT *e, ESYS_TR parent, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, const TPM2B_SENSITIVE_CREATE *sens,
+  const TPM2B_PUBLIC *tmpl, const TPM2B_DATA *out, const TPML_PCR_SELECTION *pcr,
+  TPM2B_PRIVATE **opriv, TPM2B_PUBLIC **opub, TPM2B_CREATION_DATA **cd,
+  TPM2B_DIGEST **ch, TPMT_TK_CREATION **ct)
+{
+	TPM2B_PRIVATE priv = { .size = 48 };
+
+	if (inject())
+		return m.fail_rc;
+	*opriv = dup_out(&priv, sizeof(priv));
+	*opub = dup_out(tmpl, sizeof(*tmpl));
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_Load, ESYS_CONTEXT *e, ESYS_TR parent, ESYS_TR s1, ESYS_TR s2,
+  ESYS_TR s3, const TPM2B_PRIVATE *priv, const TPM2B_PUBLIC *pub, ESYS_TR *obj)
+{
+	if (inject())
+		return m.fail_rc;
+	*obj = m.next++;
+	track(m.transient, *obj);
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_StartAuthSession, ESYS_CONTEXT *e, ESYS_TR key, ESYS_TR bind,
+  ESYS_TR s1, ESYS_TR s2, ESYS_TR s3, const TPM2B_NONCE *nonce, TPM2_SE type,
+  const TPMT_SYM_DEF *sym, TPMI_ALG_HASH hash, ESYS_TR *session)
+{
+	if (inject())
+		return m.fail_rc;
+	*session = m.next++;
+	track(m.transient, *session);
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_TRSess_SetAttributes, ESYS_CONTEXT *e, ESYS_TR session,
+  TPMA_SESSION flags, TPMA_SESSION mask)
+{
+	return inject() ? m.fail_rc : TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_PolicyPCR, ESYS_CONTEXT *e, ESYS_TR session, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, const TPM2B_DIGEST *digest,
+  const TPML_PCR_SELECTION *pcrs)
+{
+	return inject() ? m.fail_rc : TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_PolicyGetDigest, ESYS_CONTEXT *e, ESYS_TR session, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, TPM2B_DIGEST **digest)
+{
+	TPM2B_DIGEST d = { .size = 32 };
+
+	if (inject())
+		return m.fail_rc;
+	*digest = dup_out(&d, sizeof(d));
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_Unseal, ESYS_CONTEXT *e, ESYS_TR obj, ESYS_TR s1, ESYS_TR s2,
+  ESYS_TR s3, TPM2B_SENSITIVE_DATA **data)
+{
+	TPM2B_SENSITIVE_DATA d = { .size = 6, .buffer = "secret" };
+
+	if (inject())
+		return m.fail_rc;
+	if (m.unseal_rc)
+		return m.unseal_rc;
+	*data = dup_out(&d, sizeof(d));
+	return TSS2_RC_SUCCESS;
+}
+
+/* All PCRs of the selection (8 at most per call, like a real TPM), each
+ * holding its index in every byte. */
+W(TSS2_RC, Esys_PCR_Read, ESYS_CONTEXT *e, ESYS_TR s1, ESYS_TR s2, ESYS_TR s3,
+  const TPML_PCR_SELECTION *in, UINT32 *counter, TPML_PCR_SELECTION **sel,
+  TPML_DIGEST **vals)
+{
+	TPML_PCR_SELECTION o = *in;
+	TPML_DIGEST v = { 0 };
+
+	if (inject())
+		return m.fail_rc;
+	memset(o.pcrSelections[0].pcrSelect, 0, 4);
+	for (unsigned int i = 0; i < 24 && v.count < 8 && !m.pcr_bank_missing; i++)
+		if (in->pcrSelections[0].pcrSelect[i / 8] & (1u << (i % 8))) {
+			o.pcrSelections[0].pcrSelect[i / 8] |= 1u << (i % 8);
+			v.digests[v.count].size = 32;
+			memset(v.digests[v.count].buffer, (int)i, 32);
+			v.count++;
+		}
+	*sel = dup_out(&o, sizeof(o));
+	*vals = dup_out(&v, sizeof(v));
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_PCR_Extend, ESYS_CONTEXT *e, ESYS_TR pcr, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, const TPML_DIGEST_VALUES *d)
+{
+	return inject() ? m.fail_rc : TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_TR_FromTPMPublic, ESYS_CONTEXT *e, TPM2_HANDLE h, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, ESYS_TR *tr)
+{
+	if (inject())
+		return m.fail_rc;
+	for (int i = 0; i < 8; i++)
+		if (m.persistent[i] == h) {
+			*tr = m.next++;
+			track(m.trs, *tr);
+			return TSS2_RC_SUCCESS;
+		}
+	return 0x18b;	/* TPM_RC_HANDLE, handle 1 */
+}
+
+W(TSS2_RC, Esys_TR_Close, ESYS_CONTEXT *e, ESYS_TR *tr)
+{
+	if (!untrack(m.trs, *tr)) {
+		fprintf(stderr, "TR_Close of unknown 0x%x\n", *tr);
+		abort();
+	}
+	*tr = ESYS_TR_NONE;
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_FlushContext, ESYS_CONTEXT *e, ESYS_TR tr)
+{
+	if (m.dead)
+		return m.fail_rc;
+	if (!untrack(m.transient, tr)) {
+		fprintf(stderr, "flush of unknown 0x%x\n", tr);
+		abort();
+	}
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_EvictControl, ESYS_CONTEXT *e, ESYS_TR auth, ESYS_TR obj,
+  ESYS_TR s1, ESYS_TR s2, ESYS_TR s3, TPMI_DH_PERSISTENT h, ESYS_TR *out)
+{
+	if (inject())
+		return m.fail_rc;
+	if (untrack(m.trs, obj)) {	/* evicting: ESAPI keeps the node */
+		track(m.trs, obj);
+		for (int i = 0; i < 8; i++)
+			if (m.persistent[i] == h)
+				m.persistent[i] = 0;
+		*out = ESYS_TR_NONE;
+		return TSS2_RC_SUCCESS;
+	}
+	for (int i = 0; i < 8; i++)
+		if (!m.persistent[i]) {
+			m.persistent[i] = h;
+			break;
+		}
+	*out = m.next++;
+	track(m.trs, *out);
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_ReadPublic, ESYS_CONTEXT *e, ESYS_TR obj, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, TPM2B_PUBLIC **pub, TPM2B_NAME **name,
+  TPM2B_NAME **qname)
+{
+	TPM2B_PUBLIC p = { .size = 1 };
+
+	if (inject())
+		return m.fail_rc;
+	p.publicArea.objectAttributes = 0x40072;
+	*pub = dup_out(&p, sizeof(p));
+	return TSS2_RC_SUCCESS;
+}
+
+/* ---- the tests ---- */
+
+static int failed;
+
+static void check(int ok, const char *name, const char *why)
+{
+	if (ok) {
+		printf("PASS: %s\n", name);
+	} else {
+		printf("FAIL: %s: %s\n", name, why);
+		failed++;
+	}
+}
+
+static void on_error(const char *msg, void *ctx)
+{
+	m.errors++;
+	snprintf(m.last, sizeof(m.last), "%s", msg);
+}
+
+typedef int (*op_fn)(struct elfsig_tpm *t);
+
+static struct elfsig_tpm_sealed *sealed_fixture;
+
+static int op_seal(struct elfsig_tpm *t)
+{
+	struct elfsig_tpm_pcrsel sel = { TPM2_ALG_SHA256, 0x0f0f0f };
+	struct elfsig_tpm_sealed *s = NULL;
+	int ret = elfsig_tpm_seal_current(t, &sel, (const uint8_t *)"k", 1, &s);
+
+	if (!ret && !sealed_fixture)
+		sealed_fixture = s;
+	else
+		elfsig_tpm_sealed_free(s);
+	return ret;
+}
+
+static int op_unseal(struct elfsig_tpm *t)
+{
+	uint8_t buf[ELFSIG_TPM_MAX_SECRET];
+	size_t len;
+
+	return elfsig_tpm_unseal(t, sealed_fixture, buf, sizeof(buf), &len);
+}
+
+static int op_keygen(struct elfsig_tpm *t)
+{
+	return elfsig_tpm_keygen(t, ELFSIG_TPM_KEY_ECC_P256, 0x81000010, NULL);
+}
+
+static int op_evict(struct elfsig_tpm *t)
+{
+	m.persistent[0] = 0x81000010;
+	return elfsig_tpm_evict(t, 0x81000010);
+}
+
+static int op_extend(struct elfsig_tpm *t)
+{
+	return elfsig_tpm_pcr_extend_data(t, 7, TPM2_ALG_SHA256, "ev", 2);
+}
+
+/*
+ * Run @op with a failure injected at call 1, 2, ... until it runs clean.
+ * Each failing run must return @want, say exactly one thing, and leave no
+ * transient object, session or ESYS_TR behind once the connection closes.
+ */
+static void every_failure_mode(const char *name, op_fn op, TSS2_RC rc,
+			       int want, int die)
+{
+	char buf[160], why[600];
+	int at, leaks = 0, bad_ret = 0, bad_msg = 0;
+
+	for (at = 1; at < 100; at++) {
+		struct elfsig_tpm_opts o = { .tcti = "mock:" };
+		struct elfsig_tpm *t;
+		int ret;
+
+		mock_reset(at, rc);
+		m.die = die;
+		if (elfsig_tpm_open(&o, &t))
+			abort();
+		ret = op(t);
+		elfsig_tpm_close(t);
+		if (m.calls < at) {	/* ran clean: all points covered */
+			snprintf(buf, sizeof(buf), "%s: runs clean with no injection", name);
+			check(ret == 0 && m.errors == 0 && !live(m.transient) &&
+			      !live(m.trs), buf, m.last);
+			break;
+		}
+		/* A dead TPM keeps what it held; ESYS_TRs are ours to close. */
+		if ((!die && live(m.transient)) || live(m.trs))
+			leaks++;
+		if (ret != want)
+			bad_ret++;
+		if (m.errors != 1)
+			bad_msg++;
+		if (leaks || bad_ret || bad_msg) {
+			snprintf(why, sizeof(why),
+				 "at call %d: ret %d (want %d), %d messages (last '%s'), %d transients, %d TRs left",
+				 at, ret, want, m.errors, m.last, live(m.transient),
+				 live(m.trs));
+			break;
+		}
+	}
+	snprintf(buf, sizeof(buf), die ?
+		 "%s: TPM dies at each of %d TPM calls: %s, one message (not one per failed flush)" :
+		 "%s: failure at each of %d TPM calls: %s, one message, nothing left loaded",
+		 name, at - 1, strerror(-want));
+	check(!leaks && !bad_ret && !bad_msg, buf, why);
+}
+
+static void every_failure(const char *name, op_fn op, TSS2_RC rc, int want)
+{
+	every_failure_mode(name, op, rc, want, 0);
+}
+
+static void policy_failure(void)
+{
+	struct elfsig_tpm_opts o = { .tcti = "mock:" };
+	struct elfsig_tpm *t;
+	uint8_t buf[ELFSIG_TPM_MAX_SECRET];
+	size_t len;
+	int ret;
+
+	mock_reset(0, 0);
+	m.unseal_rc = 0x99d;	/* TPM_RC_POLICY_FAIL, session 1 */
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_unseal(t, sealed_fixture, buf, sizeof(buf), &len);
+	elfsig_tpm_close(t);
+	/* The mock's PCRs equal the recorded ones: the message says so. */
+	check(ret == -EACCES && m.errors == 1 &&
+	      !strncmp(m.last, "PCR policy not satisfied: ", 26) &&
+	      !live(m.transient), "unseal: TPM_RC_POLICY_FAIL is -EACCES with the policy message",
+	      m.last);
+}
+
+/* A bank the TPM has not allocated: PCR_Read succeeds but returns nothing.
+ * The loop must end with an error, not spin or read garbage. */
+static void bank_not_allocated(void)
+{
+	struct elfsig_tpm_opts o = { .tcti = "mock:" };
+	struct elfsig_tpm_pcrsel sel = { TPM2_ALG_SHA384, 0x80 };
+	struct elfsig_tpm_pcr_values v;
+	struct elfsig_tpm *t;
+	int ret;
+
+	mock_reset(0, 0);
+	m.pcr_bank_missing = 1;
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_pcr_read(t, &sel, &v);
+	elfsig_tpm_close(t);
+	check(ret == -EIO && m.errors == 1 && strstr(m.last, "bank not allocated") &&
+	      m.calls == 1, "pcr read: an unallocated bank is an error after one read",
+	      m.last);
+}
+
+static void unreachable(void)
+{
+	struct elfsig_tpm_opts o = { .tcti = "mockfail:x" };
+	struct elfsig_tpm *t = (struct elfsig_tpm *)&o;
+	int ret;
+
+	mock_reset(0, 0);
+	ret = elfsig_tpm_open(&o, &t);
+	check(ret == -ENODEV && t == NULL && m.errors == 1 &&
+	      strstr(m.last, "TPM not reachable"),
+	      "open: TCTI failure is -ENODEV, one message", m.last);
+}
+
+int main(void)
+{
+	elfsig_tpm_set_error_callback(on_error, NULL);
+	unreachable();
+	/* A sealed object for the unseal runs. */
+	{
+		struct elfsig_tpm_opts o = { .tcti = "mock:" };
+		struct elfsig_tpm *t;
+
+		mock_reset(0, 0);
+		elfsig_tpm_open(&o, &t);
+		op_seal(t);
+		elfsig_tpm_close(t);
+		if (!sealed_fixture) {
+			printf("FAIL: fixture: could not seal against the mock\n");
+			return 0;
+		}
+	}
+	every_failure("seal", op_seal, TPM2_RC_FAILURE, -EIO);
+	every_failure("seal (out of object memory)", op_seal, 0x902, -ENOSPC);
+	every_failure("unseal", op_unseal, TPM2_RC_FAILURE, -EIO);
+	every_failure("unseal (TCTI I/O error)", op_unseal, TSS2_TCTI_RC_IO_ERROR, -ENODEV);
+	every_failure("keygen", op_keygen, TPM2_RC_FAILURE, -EIO);
+	every_failure("evict", op_evict, TPM2_RC_FAILURE, -EIO);
+	every_failure("pcr extend", op_extend, 0x9a2, -EPERM);
+	every_failure_mode("seal", op_seal, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
+	every_failure_mode("unseal", op_unseal, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
+	every_failure_mode("keygen", op_keygen, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
+	policy_failure();
+	bank_not_allocated();
+	elfsig_tpm_sealed_free(sealed_fixture);
+	return 0;
+}

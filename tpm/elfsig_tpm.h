@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * elfsig_tpm.h - libelfsig-tpm: the TPM layer (TCTI, SRK, PCR policy seal).
+ *
+ * A small library over tpm2-tss ESAPI. Every function returns 0 or a
+ * negative errno; the human-readable reason for a failure goes through the
+ * error callback (elfsig_tpm_set_error_callback). The library never prints
+ * on its own and never exits. Error codes with a fixed meaning:
+ *
+ *   -ENODEV        the TPM is not reachable (TCTI could not be loaded or
+ *                  initialised, connection refused, device missing)
+ *   -EACCES        the PCR policy is not satisfied (a sealed PCR changed)
+ *   -EPERM         authorisation failed (wrong password, wrong hierarchy)
+ *   -EBADMSG       malformed input: sealed-object file, PCR selection
+ *   -ENOENT        no object at the given persistent handle
+ *   -EEXIST        the persistent handle is already taken
+ *   -ENOSPC        the TPM ran out of object or session slots
+ *   -EBUSY         the TPM is in dictionary-attack lockout or asks to retry
+ *   -EKEYREJECTED  the TPM refused the object (wrong TPM or parent)
+ *   -EINVAL        invalid argument
+ *   -EIO           any other TPM or TSS failure (the message has details)
+ *
+ * Anything else is an I/O, memory or crypto-library error.
+ *
+ * TCTI convention: an explicit string, else the environment variable
+ * TPM2TOOLS_TCTI (as tpm2-tools), else "device:/dev/tpmrm0".
+ */
+#ifndef ELFSIG_TPM_H
+#define ELFSIG_TPM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ELFSIG_TPM_API __attribute__((visibility("default")))
+
+#define ELFSIG_TPM_DEFAULT_TCTI	"device:/dev/tpmrm0"
+#define ELFSIG_TPM_TCTI_ENV	"TPM2TOOLS_TCTI"
+#define ELFSIG_TPM_MAX_SECRET	128	/* largest sealed secret, bytes */
+#define ELFSIG_TPM_MAX_PCRS	24	/* PCR indices 0..23 */
+#define ELFSIG_TPM_MAX_DIGEST	64	/* SHA-512 */
+#define ELFSIG_TPM_MAX_SEALED_FILE 8192	/* larger files are rejected */
+
+typedef void (*elfsig_tpm_error_cb)(const char *msg, void *ctx);
+
+/**
+ * elfsig_tpm_set_error_callback() - route the library's error messages
+ * @cb:  called with one line (no trailing newline) per failure; NULL
+ *       silences the library
+ * @ctx: passed back to @cb
+ */
+ELFSIG_TPM_API void elfsig_tpm_set_error_callback(elfsig_tpm_error_cb cb,
+						  void *ctx);
+
+/**
+ * elfsig_tpm_tcti() - the TCTI string to use
+ * @explicit_tcti: from a command-line option, or NULL
+ *
+ * Return: @explicit_tcti if set, else $TPM2TOOLS_TCTI if set and not
+ * empty, else ELFSIG_TPM_DEFAULT_TCTI. Never NULL.
+ */
+ELFSIG_TPM_API const char *elfsig_tpm_tcti(const char *explicit_tcti);
+
+/* An open connection to a TPM: ESAPI context plus the storage root key. */
+struct elfsig_tpm;
+
+#define ELFSIG_TPM_MAX_NAME	66	/* a TPM2B_NAME's bytes: alg + digest */
+
+struct elfsig_tpm_opts {
+	const char *tcti;	/* NULL: see elfsig_tpm_tcti() */
+	uint32_t srk_handle;	/* persistent SRK (0x81xxxxxx), or 0 to
+				 * create the SRK as a primary when needed */
+	const uint8_t *srk_name; /* if set, the SRK's TPM name must be this
+				  * (recorded at enrolment with
+				  * elfsig_tpm_srk_name): a substituted key
+				  * or forged response is refused */
+	size_t srk_name_len;
+};
+
+/**
+ * elfsig_tpm_open() - connect to the TPM
+ * @opts: TCTI and SRK choice; NULL for defaults
+ * @out:  the connection; free with elfsig_tpm_close()
+ *
+ * For socket TCTIs (swtpm, mssim) the endpoint is probed first with a
+ * bounded timeout, so an unreachable TPM fails fast with the reason.
+ * Return: 0, -ENODEV when the TPM cannot be reached, or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_open(const struct elfsig_tpm_opts *opts,
+				   struct elfsig_tpm **out);
+
+/**
+ * elfsig_tpm_srk_name() - the TPM name of the storage root key
+ * @tpm:  connection
+ * @name: out, at least ELFSIG_TPM_MAX_NAME bytes (nameAlg || digest)
+ * @len:  out, its length
+ *
+ * ESAPI computes the name from the very public area it uses to salt
+ * sessions, so pinning it (elfsig_tpm_opts.srk_name) pins that key.
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_srk_name(struct elfsig_tpm *tpm, uint8_t *name,
+				       size_t *len);
+
+/** elfsig_tpm_close() - flush what is still loaded and disconnect. */
+ELFSIG_TPM_API void elfsig_tpm_close(struct elfsig_tpm *tpm);
+
+/* PCR selection: one bank (TPM2_ALG_SHA1/SHA256/SHA384/SHA512 id) and a
+ * bit mask of indices 0..23. */
+struct elfsig_tpm_pcrsel {
+	uint16_t bank;
+	uint32_t mask;
+};
+
+/* PCR values for a selection, in ascending index order. */
+struct elfsig_tpm_pcr_values {
+	struct elfsig_tpm_pcrsel sel;
+	size_t digest_size;
+	uint8_t value[ELFSIG_TPM_MAX_PCRS][ELFSIG_TPM_MAX_DIGEST]; /* by index */
+};
+
+/**
+ * elfsig_tpm_pcrsel_parse() - parse "sha256:0,2,4,7" (also ranges "0-7")
+ * Return: 0 and *@sel set, or -EBADMSG with a message.
+ */
+ELFSIG_TPM_API int elfsig_tpm_pcrsel_parse(const char *s,
+					   struct elfsig_tpm_pcrsel *sel);
+
+/**
+ * elfsig_tpm_pcrsel_format() - format as "sha256:0,2,4,7"
+ * Return: 0, or -ENOSPC if @len is too small.
+ */
+ELFSIG_TPM_API int elfsig_tpm_pcrsel_format(const struct elfsig_tpm_pcrsel *sel,
+					    char *buf, size_t len);
+
+/**
+ * elfsig_tpm_bank_from_name() - "sha1", "sha256", "sha384", "sha512"
+ * Return: the TPM2_ALG_ID, or 0 for an unknown name.
+ */
+ELFSIG_TPM_API uint16_t elfsig_tpm_bank_from_name(const char *name);
+
+/** elfsig_tpm_bank_name() - Return: "sha256" etc., or NULL. */
+ELFSIG_TPM_API const char *elfsig_tpm_bank_name(uint16_t bank);
+
+/** elfsig_tpm_bank_size() - Return: digest size of the bank, or 0. */
+ELFSIG_TPM_API size_t elfsig_tpm_bank_size(uint16_t bank);
+
+/**
+ * elfsig_tpm_pcr_read() - read the PCRs of a selection
+ * @tpm: connection
+ * @sel: selection
+ * @out: values, indexed by PCR number
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_pcr_read(struct elfsig_tpm *tpm,
+				       const struct elfsig_tpm_pcrsel *sel,
+				       struct elfsig_tpm_pcr_values *out);
+
+/**
+ * elfsig_tpm_pcr_extend() - extend one PCR in one bank with a digest
+ * @tpm:    connection
+ * @index:  PCR index (0..23)
+ * @bank:   TPM2_ALG_ID of the bank
+ * @digest: digest to extend with
+ * @size:   must equal elfsig_tpm_bank_size(@bank)
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_pcr_extend(struct elfsig_tpm *tpm,
+					 unsigned int index, uint16_t bank,
+					 const uint8_t *digest, size_t size);
+
+/**
+ * elfsig_tpm_pcr_extend_data() - hash @data with the bank's algorithm and
+ * extend PCR @index of that bank with the result (an event measurement)
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_pcr_extend_data(struct elfsig_tpm *tpm,
+					      unsigned int index, uint16_t bank,
+					      const void *data, size_t len);
+
+/* A sealed object: PCR selection, TPM2B_PUBLIC, TPM2B_PRIVATE and,
+ * optionally, the PCR values it was sealed to (informational: used to
+ * name the PCR that changed when the policy fails). */
+struct elfsig_tpm_sealed;
+
+/**
+ * elfsig_tpm_seal() - seal a secret under PolicyPCR
+ * @tpm:      connection
+ * @expected: the PCR values the secret shall unseal under (e.g. the
+ *            next boot's state); only @expected->sel's PCRs are used
+ * @secret:   1..ELFSIG_TPM_MAX_SECRET bytes
+ * @len:      its length
+ * @out:      the sealed object; free with elfsig_tpm_sealed_free()
+ *
+ * The policy digest is computed by the TPM in a trial session. The
+ * object is a keyedHash data object (fixedTPM|fixedParent, no userWithAuth)
+ * under the SRK, readable by tpm2_unseal with the same PCR policy.
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_seal(struct elfsig_tpm *tpm,
+				   const struct elfsig_tpm_pcr_values *expected,
+				   const uint8_t *secret, size_t len,
+				   struct elfsig_tpm_sealed **out);
+
+/**
+ * elfsig_tpm_seal_current() - seal to the current values of @sel
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_seal_current(struct elfsig_tpm *tpm,
+					   const struct elfsig_tpm_pcrsel *sel,
+					   const uint8_t *secret, size_t len,
+					   struct elfsig_tpm_sealed **out);
+
+/**
+ * elfsig_tpm_unseal() - unseal under a PolicyPCR session
+ * @tpm:    connection
+ * @sealed: the sealed object
+ * @secret: out buffer; cleanse it after use
+ * @cap:    its size (ELFSIG_TPM_MAX_SECRET is always enough for ours)
+ * @len:    out, secret length
+ *
+ * The session is salted with the SRK and encrypts the response, so the
+ * secret does not cross the TPM bus in clear.
+ * Return: 0, -EACCES when the PCRs no longer match (the message names the
+ * PCRs that changed when the file records the sealed values), or a
+ * negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_unseal(struct elfsig_tpm *tpm,
+				     const struct elfsig_tpm_sealed *sealed,
+				     uint8_t *secret, size_t cap, size_t *len);
+
+/** elfsig_tpm_sealed_free() - free a sealed object (NULL is fine). */
+ELFSIG_TPM_API void elfsig_tpm_sealed_free(struct elfsig_tpm_sealed *sealed);
+
+/** elfsig_tpm_sealed_pcrsel() - Return: the object's PCR selection. */
+ELFSIG_TPM_API const struct elfsig_tpm_pcrsel *
+elfsig_tpm_sealed_pcrsel(const struct elfsig_tpm_sealed *sealed);
+
+/**
+ * elfsig_tpm_sealed_serialize() - the sealed-object file format (docs/tpm.md)
+ * @sealed: object
+ * @buf:    out, malloc'ed; free() it
+ * @len:    out, its size
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_sealed_serialize(const struct elfsig_tpm_sealed *sealed,
+					       uint8_t **buf, size_t *len);
+
+/**
+ * elfsig_tpm_sealed_parse() - parse a sealed-object file image
+ *
+ * Every length is checked against what remains; trailing bytes, unknown
+ * versions and objects that are not PCR-policy data objects are refused.
+ * Return: 0 and *@out set, or -EBADMSG with a message.
+ */
+ELFSIG_TPM_API int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
+					   struct elfsig_tpm_sealed **out);
+
+/**
+ * elfsig_tpm_sealed_read_file() / elfsig_tpm_sealed_write_file()
+ *
+ * Reading refuses files larger than ELFSIG_TPM_MAX_SEALED_FILE; writing
+ * goes to a temporary file renamed into place.
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_sealed_read_file(const char *path,
+					       struct elfsig_tpm_sealed **out);
+ELFSIG_TPM_API int elfsig_tpm_sealed_write_file(const struct elfsig_tpm_sealed *sealed,
+						const char *path);
+
+/**
+ * elfsig_tpm_sealed_from_tss() - wrap a tpm2-tools object (the marshalled
+ * TPM2B_PUBLIC and TPM2B_PRIVATE of `tpm2_create -u -r`) sealed under
+ * PolicyPCR over @sel
+ * Return: 0 or -EBADMSG.
+ */
+ELFSIG_TPM_API int elfsig_tpm_sealed_from_tss(const struct elfsig_tpm_pcrsel *sel,
+					      const uint8_t *pub, size_t publen,
+					      const uint8_t *priv, size_t privlen,
+					      struct elfsig_tpm_sealed **out);
+
+/**
+ * elfsig_tpm_sealed_to_tss() - the marshalled TPM2B_PUBLIC and
+ * TPM2B_PRIVATE, for `tpm2_load -u -r`; free() both
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_sealed_to_tss(const struct elfsig_tpm_sealed *sealed,
+					    uint8_t **pub, size_t *publen,
+					    uint8_t **priv, size_t *privlen);
+
+enum elfsig_tpm_keytype {
+	ELFSIG_TPM_KEY_RSA2048 = 1,
+	ELFSIG_TPM_KEY_ECC_P256 = 2,
+};
+
+/* Attributes every signing key gets (TPMA_OBJECT bits). */
+#define ELFSIG_TPM_ATTR_FIXEDTPM		0x00000002u
+#define ELFSIG_TPM_ATTR_FIXEDPARENT		0x00000010u
+#define ELFSIG_TPM_ATTR_SENSITIVEDATAORIGIN	0x00000020u
+#define ELFSIG_TPM_ATTR_USERWITHAUTH		0x00000040u
+#define ELFSIG_TPM_ATTR_SIGN			0x00040000u
+
+/**
+ * elfsig_tpm_keygen() - create a signing key inside the TPM
+ * @tpm:    connection
+ * @type:   RSA-2048 or ECC P-256
+ * @handle: persist the key at this handle (0x81000000..0x817FFFFF), or 0
+ * @pem:    write the key as a "TSS2 PRIVATE KEY" PEM file, or NULL
+ *
+ * The key (fixedTPM|fixedParent|sensitiveDataOrigin|userWithAuth|sign,
+ * no password) is created under the SRK. The PEM file holds only the
+ * public area and the TPM-wrapped private blob; its parent is the
+ * persistent SRK handle, or the owner hierarchy (the loader recreates the
+ * same SRK from the standard template, as the tpm2 OpenSSL provider does).
+ * At least one of @handle and @pem must be given.
+ * Return: 0, -EEXIST if @handle is taken, or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_keygen(struct elfsig_tpm *tpm,
+				     enum elfsig_tpm_keytype type,
+				     uint32_t handle, const char *pem);
+
+/**
+ * elfsig_tpm_key_attributes() - read an object's attributes
+ * @tpm:    connection
+ * @handle: persistent handle
+ * @attrs:  out, TPMA_OBJECT
+ * Return: 0, -ENOENT if there is nothing at @handle, or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_key_attributes(struct elfsig_tpm *tpm,
+					     uint32_t handle, uint32_t *attrs);
+
+/**
+ * elfsig_tpm_evict() - remove a persistent object
+ * Return: 0, -ENOENT if nothing is there, or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_evict(struct elfsig_tpm *tpm, uint32_t handle);
+
+struct elfsig_tpm_cert_opts {
+	const char *key;	/* "handle:0x81000001" or a TSS2 PEM file */
+	const char *tcti;	/* NULL: elfsig_tpm_tcti(NULL) */
+	const char *subject;	/* "/CN=.../O=..." */
+	unsigned int days;	/* validity of the self-signed cert; 0: 3650 */
+	const char *cert;	/* self-signed certificate out (PEM), or NULL */
+	const char *csr;	/* certificate request out (PEM), or NULL */
+};
+
+/**
+ * elfsig_tpm_make_cert() - self-signed certificate and/or CSR for a TPM key
+ *
+ * Loads the key through OpenSSL's tpm2 provider (TPM2OPENSSL_TCTI is set
+ * from the TCTI convention) and signs with SHA-256 inside the TPM. The
+ * certificate has keyUsage=critical,digitalSignature, a subject key
+ * identifier, basicConstraints CA:FALSE and a random serial.
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_make_cert(const struct elfsig_tpm_cert_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ELFSIG_TPM_H */

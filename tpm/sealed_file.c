@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* sealed_file.c - the versioned sealed-object file format (docs/tpm.md). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <tss2/tss2_mu.h>
+
+#include "tpm_private.h"
+
+#define SEALED_MAGIC		"ELFSIGSO"
+#define SEALED_MAGIC_LEN	8
+#define SEALED_VERSION		1
+#define SEALED_HDR_LEN		12	/* magic, be16 version, be16 flags */
+#define SEALED_F_VALUES		0x0001	/* the sealed PCR values follow */
+
+void elfsig_tpm_sealed_free(struct elfsig_tpm_sealed *s)
+{
+	free(s);
+}
+
+const struct elfsig_tpm_pcrsel *
+elfsig_tpm_sealed_pcrsel(const struct elfsig_tpm_sealed *s)
+{
+	return &s->sel;
+}
+
+static uint16_t get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+/* Only a PCR-policy data object is accepted: anything that would open
+ * without the policy, or is a key, is not what we sealed. */
+static int check_public(const TPM2B_PUBLIC *pub)
+{
+	const TPMT_PUBLIC *p = &pub->publicArea;
+	const TPMA_OBJECT needed = TPMA_OBJECT_FIXEDTPM |
+				   TPMA_OBJECT_FIXEDPARENT;
+
+	if (p->type != TPM2_ALG_KEYEDHASH) {
+		tpm_err("sealed object: public area is not a sealed data object (type 0x%04x)",
+			p->type);
+		return -EBADMSG;
+	}
+	if ((p->objectAttributes & needed) != needed ||
+	    (p->objectAttributes & TPMA_OBJECT_SIGN_ENCRYPT) ||
+	    (p->objectAttributes & TPMA_OBJECT_DECRYPT) ||
+	    (p->objectAttributes & TPMA_OBJECT_RESTRICTED)) {
+		tpm_err("sealed object: unexpected object attributes 0x%08x",
+			p->objectAttributes);
+		return -EBADMSG;
+	}
+	if (p->objectAttributes & TPMA_OBJECT_USERWITHAUTH) {
+		tpm_err("sealed object: refused, it can be opened without the PCR policy (userWithAuth set)");
+		return -EBADMSG;
+	}
+	if (p->nameAlg != TPM2_ALG_SHA256 || p->authPolicy.size != 32) {
+		tpm_err("sealed object: policy must be a SHA-256 PolicyPCR digest");
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* A TPM2B at @buf[*off]: its size field must fit what remains, and the
+ * unmarshalled structure must consume exactly that size. */
+static int check_tpm2b(const uint8_t *buf, size_t len, size_t off,
+		       const char *what, size_t *size)
+{
+	size_t n;
+
+	if (len - off < 2) {
+		tpm_err("sealed object: truncated before the %s", what);
+		return -EBADMSG;
+	}
+	n = get_be16(buf + off);
+	if (n > len - off - 2) {
+		tpm_err("sealed object: %s size %zu exceeds the %zu bytes left",
+			what, n, len - off - 2);
+		return -EBADMSG;
+	}
+	*size = n;
+	return 0;
+}
+
+static int parse_public(const uint8_t *buf, size_t len, size_t *off,
+			TPM2B_PUBLIC *pub)
+{
+	size_t n, start = *off;
+	int ret = check_tpm2b(buf, len, *off, "public area", &n);
+
+	if (ret)
+		return ret;
+	if (n == 0 ||
+	    Tss2_MU_TPM2B_PUBLIC_Unmarshal(buf, len, off, pub) ||
+	    *off != start + 2 + n) {
+		tpm_err("sealed object: malformed public area");
+		return -EBADMSG;
+	}
+	return check_public(pub);
+}
+
+static int parse_private(const uint8_t *buf, size_t len, size_t *off,
+			 TPM2B_PRIVATE *priv)
+{
+	size_t n, start = *off;
+	int ret = check_tpm2b(buf, len, *off, "private area", &n);
+
+	if (ret)
+		return ret;
+	if (n == 0 || n > sizeof(priv->buffer) ||
+	    Tss2_MU_TPM2B_PRIVATE_Unmarshal(buf, len, off, priv) ||
+	    *off != start + 2 + n) {
+		tpm_err("sealed object: malformed private area (size %zu)", n);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
+			    struct elfsig_tpm_sealed **out)
+{
+	struct elfsig_tpm_sealed *s;
+	TPML_PCR_SELECTION tpml;
+	uint16_t version, flags;
+	size_t off = SEALED_HDR_LEN;
+	int ret = -EBADMSG;
+
+	*out = NULL;
+	if (len < SEALED_HDR_LEN) {
+		tpm_err("sealed object: truncated (%zu bytes, the header alone is %d)",
+			len, SEALED_HDR_LEN);
+		return -EBADMSG;
+	}
+	if (memcmp(buf, SEALED_MAGIC, SEALED_MAGIC_LEN)) {
+		tpm_err("sealed object: bad magic, not an elfsig sealed-object file");
+		return -EBADMSG;
+	}
+	version = get_be16(buf + 8);
+	flags = get_be16(buf + 10);
+	if (version != SEALED_VERSION) {
+		tpm_err("sealed object: unsupported format version %u (this is version %d)",
+			version, SEALED_VERSION);
+		return -EBADMSG;
+	}
+	if (flags & ~SEALED_F_VALUES) {
+		tpm_err("sealed object: unknown flags 0x%04x", flags);
+		return -EBADMSG;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+
+	if (len - off < 4 || get_be16(buf + off) != 0 ||
+	    get_be16(buf + off + 2) != 1) {
+		tpm_err("sealed object: PCR selection must name exactly one bank");
+		goto fail;
+	}
+	if (Tss2_MU_TPML_PCR_SELECTION_Unmarshal(buf, len, &off, &tpml) ||
+	    tpm_pcrsel_from_tpml(&tpml, &s->sel)) {
+		tpm_err("sealed object: malformed PCR selection");
+		goto fail;
+	}
+	if (flags & SEALED_F_VALUES) {
+		size_t dsize = elfsig_tpm_bank_size(s->sel.bank);
+		size_t need = dsize * tpm_popcount(s->sel.mask);
+		unsigned int i;
+
+		if (len - off < need) {
+			tpm_err("sealed object: truncated in the PCR values (%zu bytes needed, %zu left)",
+				need, len - off);
+			goto fail;
+		}
+		s->has_values = true;
+		s->values.sel = s->sel;
+		s->values.digest_size = dsize;
+		for (i = 0; i < ELFSIG_TPM_MAX_PCRS; i++) {
+			if (!(s->sel.mask & (1u << i)))
+				continue;
+			memcpy(s->values.value[i], buf + off, dsize);
+			off += dsize;
+		}
+	}
+	ret = parse_public(buf, len, &off, &s->pub);
+	if (ret)
+		goto fail;
+	ret = parse_private(buf, len, &off, &s->priv);
+	if (ret)
+		goto fail;
+	if (off != len) {
+		tpm_err("sealed object: %zu unexpected bytes after the private area",
+			len - off);
+		ret = -EBADMSG;
+		goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	free(s);
+	return ret;
+}
+
+int elfsig_tpm_sealed_serialize(const struct elfsig_tpm_sealed *s,
+				uint8_t **bufp, size_t *lenp)
+{
+	size_t cap = ELFSIG_TPM_MAX_SEALED_FILE, off = SEALED_HDR_LEN;
+	TPML_PCR_SELECTION tpml;
+	uint8_t *buf;
+	unsigned int i;
+
+	*bufp = NULL;
+	buf = calloc(1, cap);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, SEALED_MAGIC, SEALED_MAGIC_LEN);
+	put_be16(buf + 8, SEALED_VERSION);
+	put_be16(buf + 10, s->has_values ? SEALED_F_VALUES : 0);
+	tpm_pcrsel_to_tpml(&s->sel, &tpml);
+	if (Tss2_MU_TPML_PCR_SELECTION_Marshal(&tpml, buf, cap, &off))
+		goto fail;
+	if (s->has_values) {
+		size_t dsize = elfsig_tpm_bank_size(s->sel.bank);
+
+		for (i = 0; i < ELFSIG_TPM_MAX_PCRS; i++) {
+			if (!(s->sel.mask & (1u << i)))
+				continue;
+			if (cap - off < dsize)
+				goto fail;
+			memcpy(buf + off, s->values.value[i], dsize);
+			off += dsize;
+		}
+	}
+	if (Tss2_MU_TPM2B_PUBLIC_Marshal(&s->pub, buf, cap, &off) ||
+	    Tss2_MU_TPM2B_PRIVATE_Marshal(&s->priv, buf, cap, &off))
+		goto fail;
+	*bufp = buf;
+	*lenp = off;
+	return 0;
+fail:
+	free(buf);
+	tpm_err("sealed object: does not fit in %zu bytes", cap);
+	return -EOVERFLOW;
+}
+
+int elfsig_tpm_sealed_read_file(const char *path,
+				struct elfsig_tpm_sealed **out)
+{
+	uint8_t *buf;
+	size_t len = 0;
+	ssize_t n;
+	int fd, ret;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		tpm_err("%s: %s", path, strerror(errno));
+		return ret;
+	}
+	/* Read one byte past the limit to detect oversized files, whatever
+	 * fstat says (pipes, /proc files). */
+	buf = malloc(ELFSIG_TPM_MAX_SEALED_FILE + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (len <= ELFSIG_TPM_MAX_SEALED_FILE) {
+		n = read(fd, buf + len, ELFSIG_TPM_MAX_SEALED_FILE + 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			tpm_err("%s: %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	if (len > ELFSIG_TPM_MAX_SEALED_FILE) {
+		tpm_err("%s: sealed object: file larger than %d bytes",
+			path, ELFSIG_TPM_MAX_SEALED_FILE);
+		ret = -EBADMSG;
+		goto out;
+	}
+	ret = elfsig_tpm_sealed_parse(buf, len, out);
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int elfsig_tpm_sealed_write_file(const struct elfsig_tpm_sealed *s,
+				 const char *path)
+{
+	char tmp[PATH_MAX];
+	uint8_t *buf;
+	size_t len;
+	int fd, ret;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
+		tpm_err("%s: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	ret = elfsig_tpm_sealed_serialize(s, &buf, &len);
+	if (ret)
+		return ret;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		tpm_err("%s: %s", tmp, strerror(errno));
+		free(buf);
+		return ret;
+	}
+	ret = write_all(fd, buf, len);
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		tpm_err("%s: %s", path, strerror(-ret));
+		unlink(tmp);
+	}
+	free(buf);
+	return ret;
+}
+
+int elfsig_tpm_sealed_from_tss(const struct elfsig_tpm_pcrsel *sel,
+			       const uint8_t *pub, size_t publen,
+			       const uint8_t *priv, size_t privlen,
+			       struct elfsig_tpm_sealed **out)
+{
+	struct elfsig_tpm_sealed *s;
+	size_t off = 0;
+	int ret;
+
+	*out = NULL;
+	if (!elfsig_tpm_bank_size(sel->bank) || !sel->mask ||
+	    sel->mask >> ELFSIG_TPM_MAX_PCRS) {
+		tpm_err("sealed object: invalid PCR selection");
+		return -EINVAL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->sel = *sel;
+	ret = parse_public(pub, publen, &off, &s->pub);
+	if (!ret && off != publen) {
+		tpm_err("sealed object: trailing bytes after the public area");
+		ret = -EBADMSG;
+	}
+	off = 0;
+	if (!ret)
+		ret = parse_private(priv, privlen, &off, &s->priv);
+	if (!ret && off != privlen) {
+		tpm_err("sealed object: trailing bytes after the private area");
+		ret = -EBADMSG;
+	}
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
+int elfsig_tpm_sealed_to_tss(const struct elfsig_tpm_sealed *s,
+			     uint8_t **pub, size_t *publen,
+			     uint8_t **priv, size_t *privlen)
+{
+	/* A marshalled TPM2B is never larger than the structure itself. */
+	const size_t pubcap = sizeof(TPM2B_PUBLIC), privcap = sizeof(TPM2B_PRIVATE);
+
+	*publen = *privlen = 0;
+	*pub = calloc(pubcap, 1);
+	*priv = calloc(privcap, 1);
+	if (!*pub || !*priv ||
+	    Tss2_MU_TPM2B_PUBLIC_Marshal(&s->pub, *pub, pubcap, publen) ||
+	    Tss2_MU_TPM2B_PRIVATE_Marshal(&s->priv, *priv, privcap, privlen)) {
+		free(*pub);
+		free(*priv);
+		*pub = *priv = NULL;
+		tpm_err("sealed object: cannot marshal");
+		return -ENOMEM;
+	}
+	return 0;
+}

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_common.c - option parsing, files and exit codes shared by commands. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+void err_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int usage_err(const char *usage, const char *fmt, ...)
+{
+	if (fmt) {
+		va_list ap;
+
+		fprintf(stderr, "%s: ", prog);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "usage: %s %s\n", prog, usage);
+	return EXIT_USAGE;
+}
+
+int parse_u32(const char *s, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Returns 1 if @opt was a common option, 0 if not, or a usage error. */
+int common_opt(struct common_opts *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'T':
+		c->tcti = arg;
+		return 1;
+	case 'S':
+		if (parse_u32(arg, &c->srk_handle) ||
+		    (c->srk_handle >> 24) != 0x81) {
+			err_msg("--srk-handle %s: expected a persistent handle like 0x81000001",
+				arg);
+			return -EINVAL;
+		}
+		return 1;
+	case 'N':
+		if (parse_hex(arg, c->srk_name, sizeof(c->srk_name),
+			      &c->srk_name_len) || c->srk_name_len < 4) {
+			err_msg("--srk-name %s: the hex name printed by 'elfsig-tpm srkname'",
+				arg);
+			return -EINVAL;
+		}
+		return 1;
+	case 'W':
+		if (parse_u32(arg, &c->timeout) || !c->timeout ||
+		    c->timeout > 3600) {
+			err_msg("--timeout %s: seconds, 1..3600", arg);
+			return -EINVAL;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+int exit_code(int err)
+{
+	switch (err) {
+	case 0:
+		return EXIT_OK;
+	case -ENODEV:
+		return EXIT_UNREACHABLE;
+	case -EACCES:
+		return EXIT_POLICY;
+	case -EBADMSG:
+		return EXIT_BADINPUT;
+	default:
+		return EXIT_FAIL;
+	}
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int parse_hex(const char *hex, uint8_t *out, size_t cap, size_t *len)
+{
+	size_t n = strlen(hex), i;
+
+	if (n >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) {
+		hex += 2;
+		n -= 2;
+	}
+	if (n == 0 || n % 2 || n / 2 > cap)
+		return -EINVAL;
+	for (i = 0; i < n / 2; i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	*len = n / 2;
+	return 0;
+}
+
+void print_hex(const uint8_t *p, size_t len)
+{
+	while (len--)
+		printf("%02x", *p++);
+}
+
+/* Read at most @cap bytes of @path ("-": stdin); more is an error. */
+int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	uint8_t extra;
+	ssize_t n = 0;
+	int ret = 0;
+
+	*len = 0;
+	if (fd < 0) {
+		err_msg("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (*len < cap) {
+		n = read(fd, buf + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += n;
+	}
+	if (n < 0) {
+		ret = -errno;
+		err_msg("%s: %s", path, strerror(errno));
+	} else if (*len == cap && read(fd, &extra, 1) == 1) {
+		err_msg("%s: larger than %zu bytes", path, cap);
+		ret = -EFBIG;
+	}
+	if (fd)
+		close(fd);
+	return ret;
+}
+
+/* Write (and replace) @path, mode 0600; "-" is stdout. */
+int write_file(const char *path, const uint8_t *buf, size_t len)
+{
+	int fd = strcmp(path, "-") ?
+		 open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : 1;
+	int ret = 0;
+
+	if (fd < 0) {
+		err_msg("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			err_msg("%s: %s", path, strerror(errno));
+			break;
+		}
+		buf += n;
+		len -= n;
+	}
+	if (fd != 1 && close(fd) && !ret) {
+		ret = -errno;
+		err_msg("%s: %s", path, strerror(errno));
+	}
+	return ret;
+}
+
+static char watchdog_msg[512];
+static size_t watchdog_len;
+
+static void watchdog_fired(int sig)
+{
+	ssize_t n = write(2, watchdog_msg, watchdog_len);
+
+	(void)n;
+	_exit(EXIT_UNREACHABLE);
+}
+
+/*
+ * ESAPI's synchronous calls block without limit, and a TPM (or a socket
+ * that accepted and went silent) may never answer: the program, not the
+ * library, puts a deadline on the whole TPM conversation.
+ */
+void tpm_watchdog(const struct common_opts *c)
+{
+	unsigned int secs = c->timeout ? c->timeout : DEFAULT_TPM_TIMEOUT;
+	int n;
+
+	n = snprintf(watchdog_msg, sizeof(watchdog_msg),
+		     "%s: TPM not reachable at %s: no answer within %u s\n",
+		     prog, elfsig_tpm_tcti(c->tcti), secs);
+	watchdog_len = n < 0 ? 0 : (size_t)n < sizeof(watchdog_msg) ?
+		       (size_t)n : sizeof(watchdog_msg) - 1;
+	signal(SIGALRM, watchdog_fired);
+	alarm(secs);
+}
+
+int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm)
+{
+	struct elfsig_tpm_opts o = {
+		.tcti = c->tcti,
+		.srk_handle = c->srk_handle,
+		.srk_name = c->srk_name_len ? c->srk_name : NULL,
+		.srk_name_len = c->srk_name_len,
+	};
+
+	tpm_watchdog(c);
+	return elfsig_tpm_open(&o, tpm);
+}

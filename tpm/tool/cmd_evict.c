@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_evict.c - elfsig-tpm evict: remove a persistent key. */
+#include <stdio.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+	"evict --handle 0x81000001\n"
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
+
+int cmd_evict(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "handle", required_argument, NULL, 'H' },
+		COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct common_opts common = { 0 };
+	struct elfsig_tpm *tpm;
+	uint32_t handle = 0;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		ret = common_opt(&common, opt, optarg);
+		if (ret < 0)
+			return EXIT_USAGE;
+		if (ret)
+			continue;
+		switch (opt) {
+		case 'H':
+			if (parse_u32(optarg, &handle))
+				return usage_err(usage, "--handle %s: not a handle",
+						 optarg);
+			break;
+		case 'h':
+			printf("usage: %s %s\n", prog, usage);
+			return EXIT_OK;
+		default:
+			return usage_err(usage, NULL);
+		}
+	}
+	if (optind != argc || !handle)
+		return usage_err(usage, "--handle is required");
+	ret = tpm_open(&common, &tpm);
+	if (ret)
+		return exit_code(ret);
+	ret = elfsig_tpm_evict(tpm, handle);
+	elfsig_tpm_close(tpm);
+	return exit_code(ret);
+}

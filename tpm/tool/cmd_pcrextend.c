@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_pcrextend.c - elfsig-tpm pcrextend: a digest, or hashed event data. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+	"pcrextend --pcr N [--bank sha256] (--digest HEX | --data STRING)\n"
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
+
+int cmd_pcrextend(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pcr", required_argument, NULL, 'p' },
+		{ "bank", required_argument, NULL, 'b' },
+		{ "digest", required_argument, NULL, 'd' },
+		{ "data", required_argument, NULL, 'D' },
+		COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct common_opts common = { 0 };
+	struct elfsig_tpm *tpm;
+	const char *digest = NULL, *data = NULL;
+	uint8_t md[ELFSIG_TPM_MAX_DIGEST];
+	uint16_t bank = elfsig_tpm_bank_from_name("sha256");
+	uint32_t index = ELFSIG_TPM_MAX_PCRS;
+	size_t len = 0;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		ret = common_opt(&common, opt, optarg);
+		if (ret < 0)
+			return EXIT_USAGE;
+		if (ret)
+			continue;
+		switch (opt) {
+		case 'p':
+			if (parse_u32(optarg, &index) ||
+			    index >= ELFSIG_TPM_MAX_PCRS)
+				return usage_err(usage, "--pcr %s: 0..23", optarg);
+			break;
+		case 'b':
+			bank = elfsig_tpm_bank_from_name(optarg);
+			if (!bank)
+				return usage_err(usage, "--bank %s: sha1, sha256, sha384 or sha512",
+						 optarg);
+			break;
+		case 'd':
+			digest = optarg;
+			break;
+		case 'D':
+			data = optarg;
+			break;
+		case 'h':
+			printf("usage: %s %s\n", prog, usage);
+			return EXIT_OK;
+		default:
+			return usage_err(usage, NULL);
+		}
+	}
+	if (optind != argc)
+		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	if (index >= ELFSIG_TPM_MAX_PCRS || !digest == !data)
+		return usage_err(usage, "--pcr and one of --digest, --data are required");
+	if (digest && (parse_hex(digest, md, sizeof(md), &len) ||
+		       len != elfsig_tpm_bank_size(bank)))
+		return usage_err(usage, "--digest: %zu hex bytes for bank %s",
+				 elfsig_tpm_bank_size(bank),
+				 elfsig_tpm_bank_name(bank));
+	ret = tpm_open(&common, &tpm);
+	if (ret)
+		return exit_code(ret);
+	if (digest)
+		ret = elfsig_tpm_pcr_extend(tpm, index, bank, md, len);
+	else
+		ret = elfsig_tpm_pcr_extend_data(tpm, index, bank, data,
+						 strlen(data));
+	elfsig_tpm_close(tpm);
+	return exit_code(ret);
+}

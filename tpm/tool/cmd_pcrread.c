@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_pcrread.c - elfsig-tpm pcrread: one "bank:index=hex" line per PCR. */
+#include <stdio.h>
+
+#include "cmd.h"
+
+static const char usage[] =
+	"pcrread BANK:INDICES (e.g. sha256:0,7 or sha256:0-23)\n"
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
+
+int cmd_pcrread(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct common_opts common = { 0 };
+	struct elfsig_tpm_pcr_values vals;
+	struct elfsig_tpm_pcrsel sel;
+	struct elfsig_tpm *tpm;
+	unsigned int i;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		ret = common_opt(&common, opt, optarg);
+		if (ret < 0)
+			return EXIT_USAGE;
+		if (ret)
+			continue;
+		if (opt == 'h') {
+			printf("usage: %s %s\n", prog, usage);
+			return EXIT_OK;
+		}
+		return usage_err(usage, NULL);
+	}
+	if (optind + 1 != argc)
+		return usage_err(usage, "one PCR selection expected");
+	if (elfsig_tpm_pcrsel_parse(argv[optind], &sel))
+		return EXIT_USAGE;
+	ret = tpm_open(&common, &tpm);
+	if (ret)
+		return exit_code(ret);
+	ret = elfsig_tpm_pcr_read(tpm, &sel, &vals);
+	elfsig_tpm_close(tpm);
+	if (ret)
+		return exit_code(ret);
+	for (i = 0; i < ELFSIG_TPM_MAX_PCRS; i++) {
+		if (!(sel.mask & (1u << i)))
+			continue;
+		printf("%s:%u=", elfsig_tpm_bank_name(sel.bank), i);
+		print_hex(vals.value[i], vals.digest_size);
+		printf("\n");
+	}
+	return EXIT_OK;
+}

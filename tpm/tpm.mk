@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tpm/: libelfsig-tpm (static) and the elfsig-tpm tool.
+
+TPM_PKGS     := tss2-esys tss2-rc tss2-mu tss2-tctildr libcrypto
+TPM_CFLAGS   := $(shell pkg-config --cflags $(TPM_PKGS) 2>/dev/null)
+TPM_LIBS     := $(shell pkg-config --libs $(TPM_PKGS) 2>/dev/null)
+
+TPM_LIB_SRCS := tpm/error.c tpm/context.c tpm/srk.c tpm/session.c \
+		tpm/pcr.c tpm/seal.c tpm/sealed_file.c tpm/keygen.c tpm/cert.c
+TPM_CMD_SRCS := tpm/tool/elfsig-tpm.c tpm/tool/cmd_common.c \
+		tpm/tool/cmd_keygen.c tpm/tool/cmd_seal.c \
+		tpm/tool/cmd_unseal.c tpm/tool/cmd_pcrread.c \
+		tpm/tool/cmd_pcrextend.c tpm/tool/cmd_evict.c \
+		tpm/tool/cmd_srkname.c
+TPM_LIB_OBJS := $(TPM_LIB_SRCS:%.c=$(O)/%.o)
+TPM_CMD_OBJS := $(TPM_CMD_SRCS:%.c=$(O)/%.o)
+
+$(TPM_LIB_OBJS) $(TPM_CMD_OBJS): CPPFLAGS += $(TPM_CFLAGS)
+
+$(O)/libelfsig-tpm.a: $(TPM_LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/elfsig-tpm: $(TPM_CMD_OBJS) $(O)/libelfsig-tpm.a
+	$(CC) $(LDFLAGS) -o $@ $(TPM_CMD_OBJS) $(O)/libelfsig-tpm.a $(TPM_LIBS)
+
+PROGRAMS += $(O)/elfsig-tpm $(O)/libelfsig-tpm.a
+
+TPM_SUITES := tests/tpm/symbols.sh tests/tpm/sealed-file.sh \
+	      tests/tpm/seal.sh tests/tpm/errors.sh tests/tpm/interop.sh \
+	      tests/tpm/keygen.sh tests/tpm/sign-elf.sh
+CHECK_SUITES += $(TPM_SUITES)
+ASAN_SUITES  += tests/tpm/sealed-file.sh tests/tpm/seal.sh tests/tpm/keygen.sh \
+		tests/tpm/errors.sh tests/tpm/interop.sh tests/tpm/sign-elf.sh
+
+# Unit tests against a fake ESAPI (link-time --wrap): error paths swtpm
+# does not produce, and flushing on every one of them.
+TPM_WRAPPED := Tss2_TctiLdr_Initialize Tss2_TctiLdr_Finalize Esys_Initialize \
+	       Esys_Finalize Esys_CreatePrimary Esys_Create Esys_Load \
+	       Esys_StartAuthSession Esys_TRSess_SetAttributes Esys_PolicyPCR \
+	       Esys_PolicyGetDigest Esys_Unseal Esys_PCR_Read Esys_PCR_Extend \
+	       Esys_TR_FromTPMPublic Esys_TR_Close Esys_FlushContext \
+	       Esys_EvictControl Esys_ReadPublic
+$(O)/tests/tpm/unit/mock-esys.o: CPPFLAGS += $(TPM_CFLAGS)
+$(O)/tests/tpm/unit/mock-esys: $(O)/tests/tpm/unit/mock-esys.o $(O)/libelfsig-tpm.a
+	$(CC) $(LDFLAGS) $(TPM_WRAPPED:%=-Wl,--wrap=%) -o $@ $^ $(TPM_LIBS)
+
+CHECK_PREREQS += $(O)/tests/tpm/unit/mock-esys
+CHECK_SUITES  += tests/tpm/unit.sh
+ASAN_SUITES   += tests/tpm/unit.sh
+
+# The sealed-object parser under libFuzzer (make fuzz-tpm FUZZ_SECONDS=N),
+# and its seed corpus replayed by make check with the ordinary build.
+TPM_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+		  -fno-sanitize-recover=undefined -D_GNU_SOURCE -Itpm $(TPM_CFLAGS)
+build/fuzz/fuzz-tpm-sealed: tests/tpm/fuzz_sealed.c $(TPM_LIB_SRCS) tpm/elfsig_tpm.h tpm/tpm_private.h
+	@mkdir -p $(dir $@)
+	$(or $(FUZZ_CC),clang) $(TPM_FUZZ_FLAGS) -o $@ $< $(TPM_LIB_SRCS) $(TPM_LIBS)
+
+.PHONY: fuzz-tpm
+FUZZ_TARGETS += fuzz-tpm
+fuzz-tpm: build/fuzz/fuzz-tpm-sealed
+	@mkdir -p build/fuzz/corpus-tpm-sealed
+	build/fuzz/fuzz-tpm-sealed -max_total_time=$(or $(FUZZ_SECONDS),60) \
+		-max_len=9000 build/fuzz/corpus-tpm-sealed tests/tpm/data
+
+$(O)/tpm-fuzz/replay-sealed: $(O)/tests/tpm/fuzz_sealed.o $(O)/tests/fuzz/standalone.o $(O)/libelfsig-tpm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(TPM_LIBS)
+$(O)/tests/tpm/fuzz_sealed.o: CPPFLAGS += $(TPM_CFLAGS)
+
+CHECK_PREREQS += $(O)/tpm-fuzz/replay-sealed
+CHECK_SUITES  += tests/tpm/fuzz-replay.sh
+ASAN_SUITES   += tests/tpm/fuzz-replay.sh

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* tpm_private.h - internals shared by the files of libelfsig-tpm. */
+#ifndef ELFSIG_TPM_PRIVATE_H
+#define ELFSIG_TPM_PRIVATE_H
+
+#include <stdbool.h>
+#include <tss2/tss2_esys.h>
+#include <tss2/tss2_tctildr.h>
+
+#include "elfsig_tpm.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct elfsig_tpm {
+	char *tcti_conf;		/* the TCTI string in use */
+	TSS2_TCTI_CONTEXT *tcti;
+	ESYS_CONTEXT *esys;
+	uint32_t srk_handle;		/* persistent SRK or 0 */
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];	/* pinned name, if any */
+	size_t srk_name_len;
+	ESYS_TR srk;			/* loaded SRK, ESYS_TR_NONE if not */
+	bool srk_transient;		/* created by us: flush on close */
+};
+
+struct elfsig_tpm_sealed {
+	struct elfsig_tpm_pcrsel sel;
+	TPM2B_PUBLIC pub;
+	TPM2B_PRIVATE priv;
+	bool has_values;		/* the values sealed to are recorded */
+	struct elfsig_tpm_pcr_values values;
+};
+
+/* error.c */
+void tpm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tpm_err_mute(bool mute);
+int tpm_rc_errno(TSS2_RC rc);
+const char *tpm_rc_explain(TSS2_RC rc);
+int tpm_rc_fail(TSS2_RC rc, const char *what);
+bool tpm_rc_is_policy_fail(TSS2_RC rc);
+
+/* Every wrapper: 0 on success, else a negative errno. With @quiet the
+ * caller reports the failure itself (it knows better what it means). */
+
+/* srk.c */
+int tpm_srk_get(struct elfsig_tpm *t, ESYS_TR *srk);
+void tpm_srk_template(TPM2B_PUBLIC *tmpl);
+int tpm_tr_from_public(struct elfsig_tpm *t, uint32_t handle, ESYS_TR *tr,
+		       bool quiet);
+
+/* session.c */
+int tpm_flush(struct elfsig_tpm *t, ESYS_TR *tr, bool quiet);
+int tpm_start_session(struct elfsig_tpm *t, TPM2_SE type, ESYS_TR salt,
+		      TPMA_SESSION attrs, ESYS_TR *session);
+int tpm_policy_pcr(struct elfsig_tpm *t, ESYS_TR session,
+		   const TPM2B_DIGEST *pcr_digest,
+		   const TPML_PCR_SELECTION *pcrs);
+int tpm_policy_get_digest(struct elfsig_tpm *t, ESYS_TR session,
+			  TPM2B_DIGEST *digest);
+int tpm_policy_pcr_session(struct elfsig_tpm *t, bool trial, ESYS_TR salt,
+			   const struct elfsig_tpm_pcrsel *sel,
+			   const struct elfsig_tpm_pcr_values *values,
+			   ESYS_TR *session);
+
+/* pcr.c */
+void tpm_pcrsel_to_tpml(const struct elfsig_tpm_pcrsel *sel,
+			TPML_PCR_SELECTION *tpml);
+int tpm_pcrsel_from_tpml(const TPML_PCR_SELECTION *tpml,
+			 struct elfsig_tpm_pcrsel *sel);
+int tpm_pcr_digest(const struct elfsig_tpm_pcr_values *values,
+		   uint16_t hash_alg, TPM2B_DIGEST *out);
+unsigned int tpm_popcount(uint32_t mask);
+const char *tpm_md_name(uint16_t alg);
+
+/* seal.c */
+int tpm_load(struct elfsig_tpm *t, ESYS_TR parent, const TPM2B_PRIVATE *priv,
+	     const TPM2B_PUBLIC *pub, ESYS_TR *obj);
+int tpm_create(struct elfsig_tpm *t, ESYS_TR parent, ESYS_TR session,
+	       const TPM2B_SENSITIVE_CREATE *sens, const TPM2B_PUBLIC *tmpl,
+	       TPM2B_PRIVATE **priv, TPM2B_PUBLIC **pub);
+
+#endif
