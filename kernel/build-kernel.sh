@@ -43,26 +43,29 @@ extract() {
 	mkdir -p "$APPLIED"
 }
 
-series() { ls "$TOP"/kernel/patches/*.patch 2>/dev/null | sort || true; }
-
-same_series() {
-	local a b
-	a=$(cd "$TOP/kernel/patches" 2>/dev/null && cat $(ls *.patch 2>/dev/null | sort) 2>/dev/null | sha256sum)
-	b=$(cd "$APPLIED" 2>/dev/null && cat $(ls *.patch 2>/dev/null | sort) 2>/dev/null | sha256sum)
-	[ "$a" = "$b" ]
+shopt -s nullglob
+# A series: the *.patch files of a directory, in name order (glob order).
+series_sum() { # DIR
+	local p
+	for p in "$1"/*.patch; do
+		basename "$p"
+		cat "$p"
+	done | sha256sum
 }
+same_series() { [ "$(series_sum "$TOP/kernel/patches")" = "$(series_sum "$APPLIED")" ]; }
 
 unapply() {
-	local p
-	for p in $(ls "$APPLIED"/*.patch 2>/dev/null | sort -r); do
-		patch -d "$SRC" -p1 -R -s -f --no-backup-if-mismatch < "$p" >/dev/null || return 1
-		rm -f "$p"
+	local i
+	local -a old=("$APPLIED"/*.patch)
+	for ((i = ${#old[@]} - 1; i >= 0; i--)); do
+		patch -d "$SRC" -p1 -R -s -f --no-backup-if-mismatch < "${old[i]}" >/dev/null || return 1
+		rm -f "${old[i]}"
 	done
 }
 
 apply_series() {
 	local p
-	for p in $(series); do
+	for p in "$TOP"/kernel/patches/*.patch; do
 		say "applying $(basename "$p")"
 		patch -d "$SRC" -p1 -s -f --no-backup-if-mismatch < "$p" || {
 			echo "build-kernel: $(basename "$p") does not apply" >&2
@@ -73,16 +76,16 @@ apply_series() {
 }
 
 # Files a series touches, relative to $SRC.
-touched() { cat "$@" 2>/dev/null | sed -n 's@^+++ b/@@p; s@^--- a/@@p' | sort -u; }
+touched() { sed -n 's@^+++ b/@@p; s@^--- a/@@p' "$@" /dev/null | sort -u; }
 
 # Reversing and re-applying rewrites every touched file; give the files
 # whose content ends up unchanged their old mtime back, so that make only
 # rebuilds what really changed.
 save_stamps() {
 	local f
-	( cd "$SRC" && for f in $(touched "$APPLIED"/*.patch "$TOP"/kernel/patches/*.patch); do
-		[ -f "$f" ] && echo "$(stat -c %Y "$f") $(sha256sum < "$f" | cut -c1-64) $f"
-	done ) > "$KDIR/stamps" || true
+	touched "$APPLIED"/*.patch "$TOP"/kernel/patches/*.patch | while read -r f; do
+		[ -f "$SRC/$f" ] && echo "$(stat -c %Y "$SRC/$f") $(sha256sum < "$SRC/$f" | cut -c1-64) $f"
+	done > "$KDIR/stamps" || true
 }
 restore_stamps() {
 	local t sum f
@@ -107,23 +110,23 @@ fi
 
 # Regenerate .config when a fragment or the series changed.
 mkdir -p "$OBJ"
-cfgsum=$(cat "${FRAGS[@]}" "$APPLIED"/*.patch 2>/dev/null | sha256sum)
+cfgsum=$(cat "${FRAGS[@]}" "$APPLIED"/*.patch | sha256sum)
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.elfsig-config-sum" 2>/dev/null)" != "$cfgsum" ]; then
 	say "configuring (tinyconfig + $(basename -a "${FRAGS[@]}" | tr '\n' ' '))"
 	make -s -C "$SRC" O="$OBJ" tinyconfig >/dev/null
 	"$SRC"/scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "${FRAGS[@]}" >/dev/null
 	make -s -C "$SRC" O="$OBJ" olddefconfig >/dev/null
 	# Every option a fragment asks for must have survived olddefconfig.
-	missing=$(cat "${FRAGS[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=' | while read -r l; do
+	missing=$(grep -hE '^CONFIG_[A-Z0-9_]+=' "${FRAGS[@]}" | while read -r l; do
 		grep -qxF "$l" "$OBJ/.config" || echo "$l"; done)
 	if [ -n "$missing" ]; then
-		echo "build-kernel: options not satisfied by Kconfig:" $missing >&2
+		echo "build-kernel: options not satisfied by Kconfig: ${missing//$'\n'/ }" >&2
 		exit 1
 	fi
 	echo "$cfgsum" > "$OBJ/.elfsig-config-sum"
 fi
 
-say "building bzImage (make -j$JOBS, log: ${OBJ#$TOP/}/build.log)"
+say "building bzImage (make -j$JOBS, log: ${OBJ#"$TOP"/}/build.log)"
 start=$(date +%s)
 set +e
 make -C "$SRC" O="$OBJ" -j"$JOBS" bzImage > "$OBJ/build.log" 2>&1 &
@@ -143,4 +146,4 @@ if grep -E '^[^ ].*warning:' "$OBJ/build.log" | grep -q 'binfmt_elf_sig\|elfsig'
 	grep -E 'warning:' "$OBJ/build.log" | grep 'elfsig' >&2
 fi
 cp "$OBJ/arch/x86/boot/bzImage" "$KDIR/bzImage-$VARIANT"
-say "done in $(( $(date +%s) - start )) s: ${KDIR#$TOP/}/bzImage-$VARIANT"
+say "done in $(( $(date +%s) - start )) s: ${KDIR#"$TOP"/}/bzImage-$VARIANT"

@@ -56,7 +56,7 @@ expect_probe() {
 }
 
 add_keys() {
-	for c in $T/certs/*.der; do
+	for c in "$T"/certs/*.der; do
 		keyctl padd asymmetric "" %keyring:.elfsig < "$c" > /dev/null || return 1
 	done
 }
@@ -163,7 +163,7 @@ enforce)
 	# 10. malformed sections and tables: never verified, no oops
 	sleep 5	# let the log rate limit recover for the checks below
 	refused=0
-	for f in $T/hostile/*; do
+	for f in "$T"/hostile/*; do
 		n=${f##*/}
 		OUT=$($P exec "$f" whoami 2>&1)
 		case "$OUT" in
