@@ -5,4 +5,5 @@
 export ELFSIG_VM_KERNEL=${ELFSIG_VM_KERNEL:-$(cd "$(dirname "$0")/../.." && pwd)/build/kernel/bzImage-kasan}
 export ELFSIG_VM_MODES=${ELFSIG_VM_MODES:-enforce}
 export ELFSIG_VM_TIMEOUT=${ELFSIG_VM_TIMEOUT:-1500}
+export ELFSIG_VM_EXPECT_KASAN=1
 exec "$(dirname "$0")/test-kernel.sh"

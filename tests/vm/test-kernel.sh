@@ -10,6 +10,7 @@
 #   ELFSIG_VM_MODES    modes to boot (default "enforce permissive require off")
 #   ELFSIG_VM_TIMEOUT  seconds per boot (default 600)
 #   ELFSIG_VM_KEEP     directory to keep the consoles and test files in
+#   ELFSIG_VM_EXPECT_KASAN  fail unless the kernel log shows KASAN running
 set -u
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -114,6 +115,13 @@ for mode in $MODES; do
 		t_pass "$mode: boot ran every case ($secs s)"
 	else
 		t_fail "$mode: boot ran every case" "exit $rc after $secs s; last console line: $(grep -v '^$' "$log" | tail -1)"
+	fi
+	if [ -n "${ELFSIG_VM_EXPECT_KASAN:-}" ]; then
+		if grep -q 'KernelAddressSanitizer initialized' "$log"; then
+			t_pass "$mode: the kernel runs with KASAN"
+		else
+			t_fail "$mode: the kernel runs with KASAN" "no 'KernelAddressSanitizer initialized' in the log"
+		fi
 	fi
 	bad=$(grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|Call Trace|Kernel panic' "$log" | grep -v 'ELFSIG-RESULT' | head -3)
 	if [ -n "$bad" ]; then
