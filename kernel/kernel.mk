@@ -32,7 +32,12 @@ $(O)/vm/hello-dyn: tests/vm/guest/hello.c
 	@mkdir -p $(dir $@)
 	$(CC) $(VM_CFLAGS) -o $@ $<
 
-vm-prereqs: $(VM_GUEST) $(VM_MUSL) $(O)/vm/hello-dyn $(O)/signelf
+# A static PIE (ET_DYN without PT_INTERP): mapped at a random load bias.
+$(O)/vm/hello-pie: tests/vm/guest/hello.c
+	@mkdir -p $(dir $@)
+	$(CC) $(VM_CFLAGS) -static-pie -fPIE -o $@ $<
+
+vm-prereqs: $(VM_GUEST) $(VM_MUSL) $(O)/vm/hello-dyn $(O)/vm/hello-pie $(O)/signelf
 
 CHECK_PREREQS += kernel vm-prereqs
 CHECK_SUITES  += tests/vm/test-kernel.sh

@@ -24,7 +24,7 @@ G=$BUILD/vm
 for tool in qemu-system-x86_64 swtpm openssl python3; do
 	command -v "$tool" >/dev/null || { echo "test-kernel: $tool missing" >&2; exit 77; }
 done
-for f in "$KERNEL" "$SIGNELF" "$G/probe" "$G/hello" "$G/hello-dyn" "$G/big"; do
+for f in "$KERNEL" "$SIGNELF" "$G/probe" "$G/hello" "$G/hello-dyn" "$G/hello-pie" "$G/big"; do
 	if [ ! -e "$f" ]; then
 		t_fail "prerequisites" "$f missing (make kernel vm-prereqs)"
 		exit 0
@@ -66,6 +66,7 @@ sign p256 "$S/hello.p256" "$G/hello" --hash sha384 --keyid || ok=0
 sign rsa2048 "$S/hello.sha512" "$G/hello" --hash sha512 || ok=0
 sign rogue "$S/hello.rogue" "$G/hello" || ok=0
 sign rsa2048 "$S/hello-dyn.signed" "$G/hello-dyn" --allow-interp || ok=0
+sign rsa2048 "$S/hello-pie.signed" "$G/hello-pie" || ok=0
 sign rsa2048 "$S/big.signed" "$G/big" || ok=0
 sign rsa2048 "$S/probe.signed" "$G/probe" || ok=0
 [ "$ok" = 1 ] || { t_fail "signing test binaries" "signelf sign failed"; exit 0; }

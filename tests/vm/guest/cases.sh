@@ -98,6 +98,7 @@ enforce)
 	expect "signed rsa2048 sha256 runs" "*hello*RESULT exit 0*" $T/hello.rsa
 	expect "signed p256 sha384 keyid runs" "*hello*RESULT exit 0*" $T/hello.p256
 	expect "signed rsa2048 sha512 runs" "*hello*RESULT exit 0*" $T/hello.sha512
+	expect "signed static PIE runs" "*hello*RESULT exit 0*" $T/hello-pie.signed
 	expect "unsigned binary runs in enforce" "*hello*RESULT exit 0*" $T/hello
 	expect "tampered PT_LOAD is killed" "RESULT signal 9" $T/hello.tampered-load
 	expect_log "log: tampered PT_LOAD" "path=$T/hello.tampered-load: bad signature"
