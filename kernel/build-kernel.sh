@@ -28,6 +28,10 @@ esac
 
 say() { echo "kernel[$VARIANT]: $*"; }
 
+# Not the caller's make flags (-s would hide the progress, -j/jobserver
+# would fight -j$JOBS): this script drives the kernel build on its own.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
 [ -r "$TARBALL" ] || { echo "build-kernel: $TARBALL missing (apt-get install linux-source-6.12)" >&2; exit 1; }
 mkdir -p "$KDIR"
 # Serialise concurrent invocations (tiny and kasan share the source tree).
