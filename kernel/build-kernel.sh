@@ -135,9 +135,12 @@ start=$(date +%s)
 set +e
 make -C "$SRC" O="$OBJ" -j"$JOBS" bzImage > "$OBJ/build.log" 2>&1 &
 mpid=$!
+n=0
 while kill -0 "$mpid" 2>/dev/null; do
-	sleep 30
-	kill -0 "$mpid" 2>/dev/null && say "... $(grep -c '^  [A-Z]' "$OBJ/build.log") steps, $(( $(date +%s) - start )) s"
+	sleep 1
+	n=$((n + 1))
+	[ $((n % 30)) = 0 ] && kill -0 "$mpid" 2>/dev/null &&
+		say "... $(grep -c '^  [A-Z]' "$OBJ/build.log") steps, $(( $(date +%s) - start )) s"
 done
 wait "$mpid"; rc=$?
 set -e
