@@ -26,7 +26,7 @@ for tool in qemu-system-x86_64 swtpm openssl python3; do
 done
 for f in "$KERNEL" "$SIGNELF" "$G/probe" "$G/hello" "$G/hello-dyn" "$G/hello-pie" "$G/big"; do
 	if [ ! -e "$f" ]; then
-		t_fail "prerequisites" "$f missing (make kernel vm-prereqs)"
+		t_fail "prerequisites" "$f missing (make kernel vm-prereqs, or make kernel-kasan)"
 		exit 0
 	fi
 done
