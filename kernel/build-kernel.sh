@@ -3,7 +3,10 @@
 # Build elfsig's test kernel: extract Debian's linux-source, apply
 # kernel/patches/, merge the config fragments, build bzImage.
 #
-#   kernel/build-kernel.sh [tiny|kasan]
+#   kernel/build-kernel.sh [tiny|kasan|tiny-6.1]
+#
+# tiny and kasan: linux-source-6.12 with kernel/patches/; tiny-6.1:
+# linux-source-6.1 with kernel/patches-6.1/ (the second target).
 #
 # Incremental: the source is extracted once; when the series changes, the
 # previously applied series is reversed and the new one applied, so only
@@ -13,15 +16,24 @@ set -euo pipefail
 
 VARIANT=${1:-tiny}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-TARBALL=${ELFSIG_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 KDIR=$TOP/build/kernel
-SRC=$KDIR/src
 OBJ=$KDIR/obj-$VARIANT
-APPLIED=$KDIR/applied-series
 JOBS=${JOBS:-2}
+case $VARIANT in
+*-6.1)
+	TARBALL=/usr/src/linux-source-6.1.tar.xz
+	PATCHES=$TOP/kernel/patches-6.1
+	SRC=$KDIR/src-6.1
+	APPLIED=$KDIR/applied-series-6.1 ;;
+*)
+	TARBALL=/usr/src/linux-source-6.12.tar.xz
+	PATCHES=$TOP/kernel/patches
+	SRC=$KDIR/src
+	APPLIED=$KDIR/applied-series ;;
+esac
 
 case $VARIANT in
-tiny)  FRAGS=("$TOP/kernel/config/elfsig.config") ;;
+tiny|tiny-6.1) FRAGS=("$TOP/kernel/config/elfsig.config") ;;
 kasan) FRAGS=("$TOP/kernel/config/elfsig.config" "$TOP/kernel/config/kasan.config") ;;
 *)     echo "build-kernel: unknown variant '$VARIANT'" >&2; exit 2 ;;
 esac
@@ -32,7 +44,7 @@ say() { echo "kernel[$VARIANT]: $*"; }
 # would fight -j$JOBS): this script drives the kernel build on its own.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
-[ -r "$TARBALL" ] || { echo "build-kernel: $TARBALL missing (apt-get install linux-source-6.12)" >&2; exit 1; }
+[ -r "$TARBALL" ] || { echo "build-kernel: $TARBALL missing (apt-get install $(basename "$TARBALL" .tar.xz))" >&2; exit 1; }
 mkdir -p "$KDIR"
 # Serialise concurrent invocations (tiny and kasan share the source tree).
 exec 9>"$KDIR/.lock"
@@ -56,7 +68,7 @@ series_sum() { # DIR
 		cat "$p"
 	done | sha256sum
 }
-same_series() { [ "$(series_sum "$TOP/kernel/patches")" = "$(series_sum "$APPLIED")" ]; }
+same_series() { [ "$(series_sum "$PATCHES")" = "$(series_sum "$APPLIED")" ]; }
 
 unapply() {
 	local i
@@ -69,7 +81,7 @@ unapply() {
 
 apply_series() {
 	local p
-	for p in "$TOP"/kernel/patches/*.patch; do
+	for p in "$PATCHES"/*.patch; do
 		say "applying $(basename "$p")"
 		patch -d "$SRC" -p1 -s -f --no-backup-if-mismatch < "$p" || {
 			echo "build-kernel: $(basename "$p") does not apply" >&2
@@ -87,7 +99,7 @@ touched() { sed -n 's@^+++ b/@@p; s@^--- a/@@p' "$@" /dev/null | sort -u; }
 # rebuilds what really changed.
 save_stamps() {
 	local f
-	touched "$APPLIED"/*.patch "$TOP"/kernel/patches/*.patch | while read -r f; do
+	touched "$APPLIED"/*.patch "$PATCHES"/*.patch | while read -r f; do
 		[ -f "$SRC/$f" ] && echo "$(stat -c %Y "$SRC/$f") $(sha256sum < "$SRC/$f" | cut -c1-64) $f"
 	done > "$KDIR/stamps" || true
 }

@@ -3,16 +3,22 @@
 #
 #   make kernel          build/kernel/bzImage-tiny (incremental)
 #   make kernel-kasan    build/kernel/bzImage-kasan (KASAN + UBSAN)
+#   make kernel-6.1      build/kernel/bzImage-tiny-6.1 (linux-source-6.1)
 #   make vm-prereqs      static guest helpers into build/vm/
 #   make check-kasan-vm  the enforce-mode cases on the KASAN kernel
+#   make check-kernel-6.1  the kernel suite on the 6.1 kernel
 
-.PHONY: kernel kernel-kasan vm-prereqs check-kasan-vm
+.PHONY: kernel kernel-kasan kernel-6.1 vm-prereqs check-kasan-vm check-kernel-6.1
 
 kernel:
 	@kernel/build-kernel.sh tiny
 
 kernel-kasan:
 	@kernel/build-kernel.sh kasan
+
+# The second target: linux-source-6.1 with kernel/patches-6.1/.
+kernel-6.1:
+	@kernel/build-kernel.sh tiny-6.1
 
 # Guest binaries must be static: the initramfs has no libc.
 VM_GUEST := $(O)/vm/probe $(O)/vm/hello $(O)/vm/big $(O)/vm/benchloop
@@ -42,7 +48,12 @@ vm-prereqs: $(VM_GUEST) $(VM_MUSL) $(O)/vm/hello-dyn $(O)/vm/hello-pie $(O)/sign
 CHECK_PREREQS += kernel vm-prereqs
 CHECK_SUITES  += tests/vm/test-kernel.sh
 KASAN_VM_SUITES := tests/vm/test-kernel-kasan.sh
+KERNEL61_VM_SUITES := tests/vm/test-kernel-6.1.sh
 
 check-kasan-vm: deps
 	@$(MAKE) --no-print-directory all kernel-kasan vm-prereqs
 	@tests/run $(KASAN_VM_SUITES)
+
+check-kernel-6.1: deps
+	@$(MAKE) --no-print-directory all kernel-6.1 vm-prereqs
+	@tests/run $(KERNEL61_VM_SUITES)
