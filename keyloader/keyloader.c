@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include <keyutils.h>
-#include <openssl/crypto.h>
 
 #include "kl.h"
 
@@ -75,6 +74,7 @@ struct run {
 	bool *selected;		/* per cert: enrolled and to be loaded */
 	/* TPM, keyring, measurement */
 	struct elfsig_tpm *tpm;
+	bool tpm_tried;
 	int32_t keyring;
 	bool have_keyring;
 	int32_t *loaded_keys;	/* per cert: key serial, 0 if not loaded */
@@ -237,10 +237,15 @@ static int parse_options(struct run *r, int argc, char **argv)
 
 static void open_kmsg(const char *path)
 {
+	int flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY;
+
 	if (!strcmp(path, "none"))
 		return;
-	kmsg_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY,
-		       0600);
+	/* Another path (tests) may be a plain file to create; /dev/kmsg is
+	 * the kernel's device and is never created by us. */
+	if (strcmp(path, "/dev/kmsg"))
+		flags |= O_CREAT;
+	kmsg_fd = open(path, flags, 0600);
 }
 
 /* Step 2: the keyring. Found first, so that every later failure can
@@ -293,11 +298,9 @@ static void verify_policy(struct run *r)
 	struct elfsig_tpm_opts opts = {
 		.tcti = r->tcti, .srk_handle = r->srk_handle,
 	};
-	const struct elfsig_tpm_pcrsel *ssel;
-	uint8_t secret[ELFSIG_TPM_MAX_SECRET];
-	size_t slen = 0;
 	int err;
 
+	r->tpm_tried = true;
 	err = elfsig_tpm_open(&opts, &r->tpm);
 	if (err) {
 		say(3, "TPM unavailable (%s): no key loaded", strerror(-err));
@@ -305,33 +308,18 @@ static void verify_policy(struct run *r)
 		fail(r, EXIT_TPM);
 		return;
 	}
-	ssel = elfsig_tpm_sealed_pcrsel(r->sealed);
-	if (ssel->bank != r->policy.sel.bank || ssel->mask != r->policy.sel.mask) {
-		say(3, "%s: sealed to other PCRs than %s names: no key loaded",
-		    r->sealed_path, r->policy_path);
-		fail(r, EXIT_POLICY);
-		return;
-	}
-	err = elfsig_tpm_unseal(r->tpm, r->sealed, secret, sizeof(secret),
-				&slen);
+	err = kl_policy_verify(r->tpm, r->sealed, &r->policy, r->policy_digest);
 	if (err == -EACCES) {
 		say(3, "TPM refused to unseal: PCR state differs from the enrolled one: no key loaded");
 		fail(r, EXIT_UNSEAL);
-		goto out;
-	}
-	if (err) {
-		say(3, "unseal failed (%s): no key loaded", strerror(-err));
-		fail(r, EXIT_TPM);
-		goto out;
-	}
-	if (slen != KL_FP_LEN ||
-	    CRYPTO_memcmp(secret, r->policy_digest, KL_FP_LEN)) {
-		say(3, "%s: does not match the sealed digest (edited after enrolment?): no key loaded",
+	} else if (err == -EBADE) {
+		say(3, "%s: not the enrolled policy: no key loaded",
 		    r->policy_path);
 		fail(r, EXIT_POLICY);
+	} else if (err) {
+		say(3, "unseal failed (%s): no key loaded", strerror(-err));
+		fail(r, EXIT_TPM);
 	}
-out:
-	OPENSSL_cleanse(secret, sizeof(secret));
 }
 
 /* Step 5: which certificates may load. Decided in full before any add. */
@@ -479,12 +467,31 @@ static void measure_locked(struct run *r)
 static void setup_measure(struct run *r)
 {
 	r->measure.tpm = r->tpm;
-	r->measure.bank = elfsig_tpm_bank_from_name("sha256");
+	r->measure.tpm_error_cb = lib_error;
 	r->measure.pcr = r->have_policy ? r->policy.measure_pcr
 					: KL_DEFAULT_MEASURE_PCR;
-	if (r->tpm && strcmp(r->event_log, "none") &&
+	if (r->tpm && r->measure.logfd < 0 && strcmp(r->event_log, "none") &&
 	    kl_measure_open_log(&r->measure, r->event_log))
 		fail(r, EXIT_MEASURE);
+}
+
+/* The outcome is measured whenever the TPM can be reached, failures
+ * included: a run that stopped before the TPM step (bad input, no
+ * keyring) connects now, after the lock, for its final event. */
+static void late_measure_setup(struct run *r)
+{
+	struct elfsig_tpm_opts opts = {
+		.tcti = r->tcti, .srk_handle = r->srk_handle,
+	};
+
+	if (r->tpm || r->tpm_tried)
+		return;
+	r->tpm_tried = true;
+	if (elfsig_tpm_open(&opts, &r->tpm)) {
+		r->tpm = NULL;
+		return;
+	}
+	setup_measure(r);
 }
 
 static void cleanup(struct run *r)
@@ -536,6 +543,7 @@ int main(int argc, char **argv)
 	setup_measure(&r);
 	measure_keys(&r);
 	lock_keyring(&r);
+	late_measure_setup(&r);
 	measure_locked(&r);
 	alarm(0);
 

@@ -12,7 +12,13 @@ KL_LIB_SRCS  := keyloader/lib/util.c keyloader/lib/policy.c \
 		keyloader/lib/enroll.c
 KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
 
-$(KL_LIB_OBJS) $(O)/keyloader/keyloader.o $(O)/keyloader/enroll.o: \
+KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c \
+		  keyloader/enroll/cmd_create.c keyloader/enroll/cmd_add.c \
+		  keyloader/enroll/cmd_remove.c keyloader/enroll/cmd_reseal.c \
+		  keyloader/enroll/cmd_show.c keyloader/enroll/cmd_check.c
+KL_ENROLL_OBJS := $(KL_ENROLL_SRCS:%.c=$(O)/%.o)
+
+$(KL_LIB_OBJS) $(O)/keyloader/keyloader.o $(KL_ENROLL_OBJS): \
 	CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
 
 $(O)/libelfsig-keyloader.a: $(KL_LIB_OBJS)
@@ -22,12 +28,67 @@ $(O)/libelfsig-keyloader.a: $(KL_LIB_OBJS)
 $(O)/elfsig-keyloader: $(O)/keyloader/keyloader.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
-$(O)/elfsig-enroll: $(O)/keyloader/enroll.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
-	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
+$(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+	$(CC) $(LDFLAGS) -o $@ $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
 
-KL_SUITES := tests/keyloader/policy.sh tests/keyloader/load.sh \
-	     tests/keyloader/initramfs.sh
+KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
+	     tests/keyloader/load.sh tests/keyloader/initramfs.sh \
+	     tests/keyloader/fuzz-replay.sh
 CHECK_SUITES += $(KL_SUITES)
-ASAN_SUITES  += tests/keyloader/policy.sh tests/keyloader/load.sh
+ASAN_SUITES  += tests/keyloader/unit.sh tests/keyloader/policy.sh \
+		tests/keyloader/load.sh tests/keyloader/fuzz-replay.sh
+
+$(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
+$(O)/tests/keyloader/unit/keyring_find.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
+CHECK_PREREQS += $(O)/keyloader-unit/keyring-find
+
+# The parsers under libFuzzer (make fuzz-keyloader FUZZ_SECONDS=N), and a
+# replay build that make check runs over the seeds.
+KL_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Itpm \
+		 -Ikeyloader/lib $(KL_CFLAGS)
+build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) keyloader/lib/kl.h
+	@mkdir -p $(dir $@)
+	$(or $(FUZZ_CC),clang) $(KL_FUZZ_FLAGS) -o $@ $< $(KL_LIB_SRCS) \
+		$(TPM_LIB_SRCS) $(filter-out $(O)/libelfsig-tpm.a,$(KL_LIBS))
+
+.PHONY: fuzz-keyloader
+fuzz-keyloader: build/fuzz/fuzz-keyloader
+	@rm -rf build/fuzz/seeds-keyloader
+	@bash -c '. tests/keyloader/fuzz/seeds.sh && kl_fuzz_seeds build/fuzz/seeds-keyloader'
+	@mkdir -p build/fuzz/corpus-keyloader build/fuzz/crashes/keyloader
+	build/fuzz/fuzz-keyloader -max_total_time=$(or $(FUZZ_SECONDS),60) \
+		-max_len=70000 -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=build/fuzz/crashes/keyloader/ \
+		build/fuzz/corpus-keyloader build/fuzz/seeds-keyloader
+FUZZ_TARGETS += fuzz-keyloader
+
+$(O)/keyloader-fuzz/replay-keyloader: $(O)/tests/keyloader/fuzz/fuzz_keyloader.o \
+		$(O)/tests/fuzz/standalone.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(O)/libelfsig-keyloader.a $(KL_LIBS)
+$(O)/tests/keyloader/fuzz/fuzz_keyloader.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
+
+CHECK_PREREQS += $(O)/keyloader-fuzz/replay-keyloader
+
+# Install the loader, the enrolment tool, both initramfs integrations and
+# the man pages (DESTDIR for packaging).
+PREFIX ?= /usr
+.PHONY: install-keyloader
+install-keyloader: $(O)/elfsig-keyloader $(O)/elfsig-enroll
+	install -D -m 0755 $(O)/elfsig-keyloader $(DESTDIR)$(PREFIX)/sbin/elfsig-keyloader
+	install -D -m 0755 $(O)/elfsig-enroll $(DESTDIR)$(PREFIX)/sbin/elfsig-enroll
+	install -D -m 0755 keyloader/initramfs-tools/hooks/elfsig \
+		$(DESTDIR)$(PREFIX)/share/initramfs-tools/hooks/elfsig
+	install -D -m 0755 keyloader/initramfs-tools/scripts/init-top/elfsig \
+		$(DESTDIR)$(PREFIX)/share/initramfs-tools/scripts/init-top/elfsig
+	install -D -m 0755 keyloader/dracut/91elfsig/module-setup.sh \
+		$(DESTDIR)$(PREFIX)/lib/dracut/modules.d/91elfsig/module-setup.sh
+	install -D -m 0755 keyloader/dracut/91elfsig/elfsig-keyloader.sh \
+		$(DESTDIR)$(PREFIX)/lib/dracut/modules.d/91elfsig/elfsig-keyloader.sh
+	install -D -m 0644 man/elfsig-keyloader.8 $(DESTDIR)$(PREFIX)/share/man/man8/elfsig-keyloader.8
+	install -D -m 0644 man/elfsig-enroll.8 $(DESTDIR)$(PREFIX)/share/man/man8/elfsig-enroll.8

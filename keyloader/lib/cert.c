@@ -248,13 +248,16 @@ int kl_certdir_load(const char *dir, struct kl_cert **out, size_t *nout)
 			goto out;
 		}
 		nn = realloc(names, (n + 1) * sizeof(*names));
-		if (!nn || !(nn[n] = strdup(de->d_name))) {
-			if (nn)
-				names = nn;
+		if (!nn) {
 			err = -ENOMEM;
 			goto out;
 		}
 		names = nn;
+		names[n] = strdup(de->d_name);
+		if (!names[n]) {
+			err = -ENOMEM;
+			goto out;
+		}
 		n++;
 	}
 	if (errno) {

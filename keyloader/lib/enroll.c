@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* enroll.c - seal a policy's digest and write policy + sealed object. */
+/* enroll.c - seal a policy's digest, write policy + sealed object, verify. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -85,5 +85,29 @@ int kl_enroll_commit(const struct kl_policy *pol,
 		err = elfsig_tpm_sealed_write_file(sealed, o->sealed_path);
 	elfsig_tpm_sealed_free(sealed);
 	free(text);
+	return err;
+}
+
+int kl_policy_verify(struct elfsig_tpm *tpm,
+		     const struct elfsig_tpm_sealed *sealed,
+		     const struct kl_policy *pol,
+		     const uint8_t digest[KL_FP_LEN])
+{
+	const struct elfsig_tpm_pcrsel *ssel = elfsig_tpm_sealed_pcrsel(sealed);
+	uint8_t secret[ELFSIG_TPM_MAX_SECRET];
+	size_t slen = 0;
+	int err;
+
+	if (ssel->bank != pol->sel.bank || ssel->mask != pol->sel.mask) {
+		kl_err("the sealed object covers other PCRs than the policy names");
+		return -EBADE;
+	}
+	err = elfsig_tpm_unseal(tpm, sealed, secret, sizeof(secret), &slen);
+	if (!err && (slen != KL_FP_LEN ||
+		     CRYPTO_memcmp(secret, digest, KL_FP_LEN))) {
+		kl_err("the policy file does not match the sealed digest (edited after enrolment?)");
+		err = -EBADE;
+	}
+	OPENSSL_cleanse(secret, sizeof(secret));
 	return err;
 }

@@ -17,19 +17,12 @@
  * match on such a name is the kernel's keyring (keyutils'
  * find_key_by_type_and_desc() resolves "%:.name" the same way).
  */
-int kl_keyring_find(const char *name, int32_t *id)
+int kl_keyring_find_in(FILE *f, const char *name, int32_t *id)
 {
 	char line[1024];
 	size_t nlen = strlen(name);
 	int found = 0, err = 0;
-	FILE *f;
 
-	f = fopen("/proc/keys", "re");
-	if (!f) {
-		err = -errno;
-		kl_err("/proc/keys: %s", strerror(errno));
-		return err;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		char type[16];
 		unsigned int kid;
@@ -47,7 +40,7 @@ int kl_keyring_find(const char *name, int32_t *id)
 		if (sscanf(line, "%x %*s %*d %*s %*x %*d %*d %15s %n", &kid,
 			   type, &off) != 2 || off <= 0)
 			continue;
-		if (strcmp(type, "keyring"))
+		if (strcmp(type, "keyring") || kid == 0 || kid > INT32_MAX)
 			continue;
 		desc = line + off;
 		if (strncmp(desc, name, nlen) || desc[nlen] != ':')
@@ -59,12 +52,27 @@ int kl_keyring_find(const char *name, int32_t *id)
 		}
 		*id = (int32_t)kid;
 	}
-	fclose(f);
 	if (!err && !found) {
 		kl_err("keyring %s: not found (kernel without elfsig support?)",
 		       name);
 		err = -ENOKEY;
 	}
+	return err;
+}
+
+int kl_keyring_find(const char *name, int32_t *id)
+{
+	FILE *f;
+	int err;
+
+	f = fopen("/proc/keys", "re");
+	if (!f) {
+		err = -errno;
+		kl_err("/proc/keys: %s", strerror(errno));
+		return err;
+	}
+	err = kl_keyring_find_in(f, name, id);
+	fclose(f);
 	return err;
 }
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "elfsig_tpm.h"
 
@@ -140,6 +141,8 @@ void kl_certs_free(struct kl_cert *certs, size_t n);
  * Return: 0 and *@id, -ENOKEY if there is none, -ENOTUNIQ if several.
  */
 int kl_keyring_find(const char *name, int32_t *id);
+/** kl_keyring_find_in() - the same, over a /proc/keys-format stream. */
+int kl_keyring_find_in(FILE *f, const char *name, int32_t *id);
 /** kl_keyring_resolve() - a keyring ID, "@s"/"@u"/"@us"/"@p"/"@t", or
  * "%:NAME" (found by name). Return: 0 or a negative errno. */
 int kl_keyring_resolve(const char *spec, int32_t *id);
@@ -156,9 +159,10 @@ int kl_keyring_lock(int32_t keyring);
 struct kl_measure {
 	struct elfsig_tpm *tpm;	/* NULL: no TPM, events are not extended */
 	unsigned int pcr;
-	uint16_t bank;
 	int logfd;		/* event log, -1: none */
 	unsigned int events;
+	unsigned int banks_absent;	/* banks the TPM refused (bit per bank) */
+	elfsig_tpm_error_cb tpm_error_cb; /* restored after a quiet extend */
 };
 
 /**
@@ -167,9 +171,10 @@ struct kl_measure {
  */
 int kl_measure_open_log(struct kl_measure *m, const char *path);
 /**
- * kl_measure_event() - extend the PCR with SHA-256(@event) and append the
- * matching event log line; an event that could not be extended is not
- * logged. Return: 0 or a negative errno.
+ * kl_measure_event() - extend the PCR in every bank the TPM has (sha256,
+ * sha1, sha384, sha512) with the bank's hash of @event, one event log line
+ * per bank extended. SHA-256 must succeed; a bank the TPM refuses is
+ * skipped from then on. Return: 0 or a negative errno.
  */
 int kl_measure_event(struct kl_measure *m, const char *event);
 void kl_measure_close(struct kl_measure *m);
@@ -204,5 +209,23 @@ int kl_enroll_commit(const struct kl_policy *pol,
 
 /** kl_policy_load() - read and parse a policy file. */
 int kl_policy_load(const char *path, struct kl_policy *pol);
+
+/**
+ * kl_policy_verify() - does the TPM release @digest for this policy now?
+ * @tpm:    connection
+ * @sealed: the sealed object
+ * @pol:    the parsed policy (its PCR selection must be the object's)
+ * @digest: SHA-256 of the policy file's bytes
+ *
+ * Unseals under PolicyPCR and compares in constant time; the unsealed
+ * bytes are cleansed.
+ * Return: 0 when they match, -EACCES when the TPM refuses (PCR state
+ * differs), -EBADE when the policy does not match the sealed digest or
+ * PCR selection, or another negative errno (TPM failure).
+ */
+int kl_policy_verify(struct elfsig_tpm *tpm,
+		     const struct elfsig_tpm_sealed *sealed,
+		     const struct kl_policy *pol,
+		     const uint8_t digest[KL_FP_LEN]);
 
 #endif /* ELFSIG_KL_H */

@@ -298,6 +298,13 @@ int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
 		free(p);
 		return -ENOMEM;
 	}
+	/* The loader refuses larger files: never write one. */
+	if (sz > KL_POLICY_MAX_SIZE) {
+		kl_err("policy: %zu bytes, more than the %d the loader reads",
+		       sz, KL_POLICY_MAX_SIZE);
+		free(p);
+		return -E2BIG;
+	}
 	*buf = p;
 	*len = sz;
 	return 0;

@@ -25,7 +25,8 @@ void kl_set_error_callback(kl_error_cb cb, void *ctx)
 	error_ctx = ctx;
 }
 
-static void report(bool ssl, const char *fmt, va_list ap)
+static void __attribute__((format(printf, 2, 0)))
+report(bool ssl, const char *fmt, va_list ap)
 {
 	int saved = errno;
 	char msg[1024];

@@ -25,7 +25,7 @@ echo "# elfsig-keyloader benchmark ($(date -u +%Y-%m-%d), $(nproc) cores, $(unam
 echo
 echo "Command: \`tests/bench/keyloader.sh${1:+ $1}\` ($runs runs per row, median; min and max)"
 echo
-echo "| enrolled keys | wall time median (s) | min (s) | max (s) | per key (ms) |"
+echo "| enrolled keys | wall time median (s) | min (s) | max (s) | median / keys (ms) |"
 echo "| --- | --- | --- | --- | --- |"
 for n in 1 10 100; do
 	d=$T_TMP/n$n

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Helpers for the keyloader suites: swtpm, test certificates, keyrings.
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -36,7 +37,6 @@ kl_swtpm_start() {
 	done
 	KL_SWTPM_PID=$(cat "$dir/pid")
 	t_on_exit "kill $KL_SWTPM_PID 2>/dev/null"
-	KL_PORT=$port
 	export TPM2TOOLS_TCTI="swtpm:host=127.0.0.1,port=$port"
 	# Ready when a command succeeds.
 	for _ in $(seq 1 50); do
@@ -59,9 +59,5 @@ kl_fp() { sha256sum < "$T_TMP/$1.der" | cut -d' ' -f1; }
 
 # kl_keys KEYRING: number of asymmetric keys linked to KEYRING.
 kl_keys() {
-	local id n=0
-	for id in $(keyctl rdescribe "$1" >/dev/null 2>&1 && keyctl list "$1" 2>/dev/null | sed -n 's/^ *\([0-9]*\): .* asymmetric: .*/\1/p'); do
-		n=$((n + 1))
-	done
-	echo "$n"
+	keyctl list "$1" 2>/dev/null | grep -c '^ *[0-9]*: .* asymmetric: ' || true
 }

@@ -62,7 +62,10 @@ has_key() { keyctl list "$KR" | grep -q "asymmetric: elfsig test $1:"; }
 
 # 1. Three enrolled keys (PEM and DER) load, exactly those, then EPERM.
 if case_setup enrol3 k1.pem k2.der k3.pem; then
-	pcr_before=$(tpm2_pcrread sha256:13 | sed -n 's/.*13: 0x//p')
+	declare -A pcr_before
+	for bank in sha256 sha1 sha384 sha512; do
+		pcr_before[$bank]=$(tpm2_pcrread "$bank:13" | sed -n 's/.*13: 0x//p')
+	done
 	run_loader
 	expect "three enrolled keys load, then the keyring is locked" 0 3
 	if has_key k1 && has_key k2 && has_key k3 && ! has_key k4; then
@@ -73,25 +76,33 @@ if case_setup enrol3 k1.pem k2.der k3.pem; then
 	err=$(keyctl padd asymmetric "" "$KR" < "$T_TMP/k4.der" 2>&1)
 	case $err in *"Operation not permitted"*) t_pass "a fourth add gets EPERM" ;;
 		*) t_fail "a fourth add gets EPERM" "$err" ;; esac
-	# The event log replays to the PCR value: 3 key events + "locked".
-	pcr_after=$(tpm2_pcrread sha256:13 | sed -n 's/.*13: 0x//p')
-	replay=$(python3 - "$pcr_before" "$D/events" <<'PY'
+	# The event log replays to the PCR value, in every bank: 3 key events
+	# and "locked", each extended into sha256, sha1, sha384 and sha512.
+	for bank in sha256 sha1 sha384 sha512; do
+		pcr_after=$(tpm2_pcrread "$bank:13" | sed -n 's/.*13: 0x//p')
+		replay=$(python3 - "${pcr_before[$bank]}" "$D/events" "$bank" <<'PY'
 import hashlib, sys
-pcr = bytes.fromhex(sys.argv[1])
+pcr, bank = bytes.fromhex(sys.argv[1]), sys.argv[3]
+n = 0
 for line in open(sys.argv[2]):
     idx, dig, ev = line.rstrip("\n").split(" ", 2)
-    d = bytes.fromhex(dig.split(":")[1])
-    assert idx == "13" and d == hashlib.sha256(ev.encode()).digest(), line
-    pcr = hashlib.sha256(pcr + d).digest()
-print(pcr.hex().upper())
+    b, h = dig.split(":")
+    if b != bank:
+        continue
+    d = bytes.fromhex(h)
+    assert idx == "13" and d == hashlib.new(bank, ev.encode()).digest(), line
+    pcr = hashlib.new(bank, pcr + d).digest()
+    n += 1
+print(n, pcr.hex().upper())
 PY
 )
-	if [ "$(wc -l < "$D/events")" = 4 ] && [ "$replay" = "$pcr_after" ] &&
-	   grep -q "elfsig-locked keys=3 status=ok" "$D/events"; then
-		t_pass "event log: 4 events that replay to PCR 13"
-	else
-		t_fail "event log: 4 events that replay to PCR 13" "replay $replay, PCR $pcr_after"
-	fi
+		if [ "$replay" = "4 $pcr_after" ] &&
+		   grep -q "^13 $bank:[0-9a-f]* elfsig-locked keys=3 status=ok\$" "$D/events"; then
+			t_pass "event log: 4 $bank events that replay to PCR 13"
+		else
+			t_fail "event log: 4 $bank events that replay to PCR 13" "replay '$replay', PCR $pcr_after"
+		fi
+	done
 	if grep -q "^<6>elfsig-keyloader: 3 keys loaded" "$D/kmsg"; then
 		t_pass "the outcome goes to kmsg"
 	else
@@ -103,7 +114,7 @@ fi
 
 # 2. A sealed PCR changes after enrolment: nothing loads.
 if case_setup pcr k1.pem k2.pem k3.pem; then
-	tpm2_pcrextend 7:sha256=$(printf 'firmware update' | sha256sum | cut -d' ' -f1)
+	tpm2_pcrextend "7:sha256=$(printf 'firmware update' | sha256sum | cut -d' ' -f1)"
 	run_loader
 	expect "PCR 7 extended after enrolment: 0 keys, locked" 5 0
 	grep -q "PCR state differs" "$D/kmsg" &&
@@ -118,6 +129,11 @@ if case_setup edit k1.pem k2.pem k3.pem; then
 	sed -i 's/^# O=elfsig,CN=elfsig test k1/# CN=someone else/' "$D/policy"
 	run_loader
 	expect "policy comment edited: 0 keys, locked" 6 0
+	out=$("$ENROLL" check -p "$D/policy" -s "$D/policy.sealed" 2>&1) &&
+		t_fail "enroll check: an edited policy fails" "$out" ||
+		{ grep -q "does not match the sealed digest" <<<"$out" &&
+		  t_pass "enroll check: an edited policy fails" ||
+		  t_fail "enroll check: an edited policy fails" "$out"; }
 else
 	t_fail "policy edited" "enrol failed"
 fi
@@ -214,6 +230,9 @@ PY
 	mv "$D/policy" "$D/policy.away"
 	run_loader
 	expect "policy missing: 0 keys, locked" 3 0
+	grep " sha256:" "$D/events" | tail -n 1 | grep -q " elfsig-locked keys=0 status=bad-input\$" &&
+		t_pass "a failed run still measures its outcome" ||
+		t_fail "a failed run still measures its outcome" "$(tail -n 1 "$D/events")"
 	mv "$D/policy.away" "$D/policy"
 	KR=$(keyctl newring kr-nocerts @s)
 	run_loader -c "$D/no-such-dir"
@@ -252,10 +271,17 @@ PY
 	KR=$(keyctl newring kr-before @s)
 	run_loader
 	expect "resealed to the next state: refused before it" 5 0
+	"$ENROLL" check "${P[@]}" >"$D/out" 2>&1 &&
+		t_fail "enroll check: fails before the next state" ||
+		t_pass "enroll check: fails before the next state"
 	tpm2_pcrextend "4:sha256=$ext"
 	KR=$(keyctl newring kr-after @s)
 	run_loader
 	expect "resealed to the next state: loads once reached" 0 2
+	"$ENROLL" check "${P[@]}" >"$D/out" 2>&1 &&
+		grep -q "unseals in the current PCR state (2 keys)" "$D/out" &&
+		t_pass "enroll check: passes in the next state" ||
+		t_fail "enroll check: passes in the next state" "$(cat "$D/out")"
 else
 	t_fail "rotate" "enrol failed"
 fi
@@ -263,28 +289,37 @@ fi
 # 10. A TPM that accepts the connection and never answers: the watchdog
 # locks the keyring and exits.
 if case_setup silent k1.pem k2.pem; then
-	sport=$(t_free_port)
-	python3 - "$sport" <<'PY' &
-import socket, sys, time
-p = int(sys.argv[1])
-socks = []
-for port in (p, p + 1):
-    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("127.0.0.1", port)); s.listen(4); socks.append(s)
+	# The server picks two free consecutive ports itself (no race with
+	# other suites) and writes the first to a file once it listens.
+	python3 - "$D/port" <<'PY' &
+import random, socket, sys, time
+while True:
+    p = random.randrange(30000, 60000)
+    socks = []
+    try:
+        for port in (p, p + 1):
+            s = socket.socket()
+            s.bind(("127.0.0.1", port)); s.listen(4); socks.append(s)
+        break
+    except OSError:
+        for s in socks:
+            s.close()
+open(sys.argv[1] + ".tmp", "w").write(str(p))
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
 conns = []
 end = time.time() + 60
-for s in socks:
-    s.settimeout(30)
 while time.time() < end:
     for s in socks:
+        s.settimeout(0.2)
         try:
-            s.settimeout(0.2); conns.append(s.accept())
+            conns.append(s.accept())
         except OSError:
             pass
 PY
 	spid=$!
 	t_on_exit "kill $spid 2>/dev/null"
-	sleep 0.5
+	for _ in $(seq 1 100); do [ -s "$D/port" ] && break; sleep 0.05; done
+	sport=$(cat "$D/port")
 	start=$(date +%s)
 	run_loader -T "swtpm:host=127.0.0.1,port=$sport" --timeout 2
 	expect "TPM that never answers: watchdog, 0 keys, locked" 10 0
@@ -339,5 +374,32 @@ if case_setup values k1.pem k2.pem; then
 		t_fail "measurement PCR sealed or resettable: refused at enrolment" "$rc1 $rc2"
 else
 	t_fail "values" "enrol failed"
+fi
+
+# 13. The lock itself fails (a keyring without setattr permission: the
+# kernel refuses KEYCTL_RESTRICT_KEYRING with EACCES, for root too): the
+# one status that says the keyring is open.
+if case_setup nolock k1.pem k2.pem; then
+	keyctl setperm "$KR" 0x1f000000	# possessor: view read write search link
+	run_loader
+	if [ "$RC" = 8 ] && grep -q "CANNOT LOCK keyring" "$D/kmsg" &&
+	   grep -q "keyring NOT LOCKED (exit 8: unlocked)" "$D/out" &&
+	   grep -q "elfsig-unlocked keys=2 status=unlocked" "$D/events"; then
+		t_pass "lock refused by the kernel: status 8, said on kmsg and measured"
+	else
+		t_fail "lock refused by the kernel: status 8" "exit $RC: $(tr '\n' '|' < "$D/out")"
+	fi
+else
+	t_fail "nolock" "enrol failed"
+fi
+
+# 14. The event log cannot be written: keys loaded and locked, status 9.
+if case_setup nolog k1.pem k2.pem; then
+	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+		-k "$KR" -l /dev/full --kmsg "$D/kmsg" >"$D/out" 2>&1
+	RC=$?
+	expect "event log unwritable: loaded, locked, status 9" 9 2
+else
+	t_fail "nolog" "enrol failed"
 fi
 exit 0

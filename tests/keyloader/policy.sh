@@ -41,6 +41,7 @@ else
 	t_fail "a valid policy parses" "$out"
 fi
 
+# shellcheck disable=SC2059 # the callers pass the format on purpose
 case_file() { printf "$@" > "$P"; }
 case_file 'pcrs sha256:0\nelfsig-policy 1\nmeasure-pcr 13\n'
 refused "header not first" "$P" ':1: expected "elfsig-policy 1"'
@@ -129,4 +130,5 @@ cert_refused "certificate file over 64 KiB" "$C" "larger than 65536 bytes"
 head -c 3000 /dev/urandom > "$C"; cert_refused "random bytes" "$C" "not an X.509 certificate\|PEM"
 : > "$C"; cert_refused "empty file" "$C" "empty file"
 rm -f "$C"; mkfifo "$C"; cert_refused "a FIFO (no hang)" "$C" "not a regular file"
+
 exit 0

@@ -41,5 +41,6 @@ install() {
 	fi
 	[[ -f $etc/initramfs.conf ]] && inst_simple "$etc/initramfs.conf" /etc/elfsig/initramfs.conf
 	# pre-udev: the earliest hook point, before udev and the initqueue.
+	# shellcheck disable=SC2154 # moddir is set by dracut
 	inst_hook pre-udev 00 "$moddir/elfsig-keyloader.sh"
 }

@@ -1,43 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
- * enroll.c - elfsig-enroll: write the enrolment policy and seal its digest.
- *
- *   create CERT...   new policy with these certificates
- *   add CERT...      enrol more certificates
- *   remove KEY...    drop certificates (file or sha256:HEX)
- *   reseal           seal the unchanged policy to a new PCR state
- *   show             list the enrolled keys
- *
- * Every command that changes something reseals, to the current PCR values
- * or to those of --pcr-values, and writes both files atomically.
- */
+/* cmd_common.c - elfsig-enroll: usage, option parsing, shared helpers. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "kl.h"
+#include "cmd.h"
 
-#define PROG "elfsig-enroll"
-
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
-
-struct opts {
-	struct kl_enroll_opts e;
-	const char *pcrs;
-	unsigned int measure_pcr;
-	bool force;
-};
-
-static void lib_error(const char *msg, void *ctx)
-{
-	fprintf(stderr, "%s: %s\n", PROG, msg);
-}
-
-static const char usage_text[] =
+const char usage_text[] =
 "usage: " PROG " COMMAND [options] [ARGS]\n"
 "Enrol certificates for elfsig-keyloader and seal the policy to the TPM.\n"
 "\n"
@@ -48,6 +20,8 @@ static const char usage_text[] =
 "  reseal           seal the policy again (new PCR state, e.g. after a\n"
 "                   firmware update)\n"
 "  show             list the enrolled keys\n"
+"  check            verify that the policy matches the sealed digest and\n"
+"                   unseals in the current PCR state (as the loader would)\n"
 "\n"
 "Options:\n"
 "  -p, --policy FILE      policy file (default /etc/elfsig/policy)\n"
@@ -62,7 +36,7 @@ static const char usage_text[] =
 "  -f, --force            create: replace an existing policy\n"
 "  -h, --help             this help\n";
 
-static int usage_err(const char *why)
+int usage_err(const char *why)
 {
 	if (why)
 		fprintf(stderr, "%s: %s\n", PROG, why);
@@ -70,7 +44,7 @@ static int usage_err(const char *why)
 	return EXIT_USAGE;
 }
 
-static int parse_opts(struct opts *o, int argc, char **argv)
+int parse_opts(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK };
 	static const struct option longopts[] = {
@@ -127,7 +101,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	return 0;
 }
 
-static int add_certs(struct kl_policy *pol, int n, char **paths)
+int add_certs(struct kl_policy *pol, int n, char **paths)
 {
 	char hex[2 * KL_FP_LEN + 1];
 	int i, err;
@@ -144,7 +118,7 @@ static int add_certs(struct kl_policy *pol, int n, char **paths)
 		if (err == 1)
 			printf("already enrolled: sha256:%s %s\n", hex, c.subject);
 		else if (!err)
-			printf("enrolled: sha256:%s %s\n", hex, c.subject);
+			printf("adding sha256:%s %s\n", hex, c.subject);
 		kl_cert_clear(&c);
 		if (err < 0)
 			return err;
@@ -152,7 +126,7 @@ static int add_certs(struct kl_policy *pol, int n, char **paths)
 	return 0;
 }
 
-static int remove_keys(struct kl_policy *pol, int n, char **args)
+int remove_keys(struct kl_policy *pol, int n, char **args)
 {
 	char hex[2 * KL_FP_LEN + 1];
 	uint8_t fp[KL_FP_LEN];
@@ -182,12 +156,12 @@ static int remove_keys(struct kl_policy *pol, int n, char **args)
 				hex);
 			return -ENOENT;
 		}
-		printf("removed: sha256:%s\n", hex);
+		printf("removing sha256:%s\n", hex);
 	}
 	return 0;
 }
 
-static int commit(const struct kl_policy *pol, const struct opts *o)
+int commit(const struct kl_policy *pol, const struct opts *o)
 {
 	char sel[128] = "?";
 
@@ -198,130 +172,4 @@ static int commit(const struct kl_policy *pol, const struct opts *o)
 	       o->e.policy_path, pol->nkeys, pol->nkeys == 1 ? "" : "s", sel,
 	       o->e.pcr_values ? o->e.pcr_values : "current", o->e.sealed_path);
 	return EXIT_OK;
-}
-
-static int cmd_create(struct opts *o, int argc, char **argv)
-{
-	struct kl_policy pol = { .version = KL_POLICY_VERSION };
-	struct stat st;
-	int ret = EXIT_FAIL;
-
-	if (argc < 1)
-		return usage_err("create: no certificate given");
-	if (!o->force && !stat(o->e.policy_path, &st)) {
-		fprintf(stderr, "%s: %s exists (use add/remove, or --force)\n",
-			PROG, o->e.policy_path);
-		return EXIT_FAIL;
-	}
-	if (elfsig_tpm_pcrsel_parse(o->pcrs, &pol.sel))
-		return EXIT_USAGE;
-	pol.measure_pcr = o->measure_pcr;
-	if (kl_policy_check_pcrs(&pol.sel, pol.measure_pcr))
-		return EXIT_USAGE;
-	if (!add_certs(&pol, argc, argv))
-		ret = commit(&pol, o);
-	kl_policy_free(&pol);
-	return ret;
-}
-
-static int cmd_add(struct opts *o, int argc, char **argv)
-{
-	struct kl_policy pol;
-	int ret = EXIT_FAIL;
-
-	if (argc < 1)
-		return usage_err("add: no certificate given");
-	if (kl_policy_load(o->e.policy_path, &pol))
-		return EXIT_FAIL;
-	if (!add_certs(&pol, argc, argv))
-		ret = commit(&pol, o);
-	kl_policy_free(&pol);
-	return ret;
-}
-
-static int cmd_remove(struct opts *o, int argc, char **argv)
-{
-	struct kl_policy pol;
-	int ret = EXIT_FAIL;
-
-	if (argc < 1)
-		return usage_err("remove: no key given");
-	if (kl_policy_load(o->e.policy_path, &pol))
-		return EXIT_FAIL;
-	if (!remove_keys(&pol, argc, argv))
-		ret = commit(&pol, o);
-	kl_policy_free(&pol);
-	return ret;
-}
-
-static int cmd_reseal(struct opts *o, int argc, char **argv)
-{
-	struct kl_policy pol;
-	int ret;
-
-	if (argc)
-		return usage_err("reseal: no arguments expected");
-	if (kl_policy_load(o->e.policy_path, &pol))
-		return EXIT_FAIL;
-	ret = commit(&pol, o);
-	kl_policy_free(&pol);
-	return ret;
-}
-
-static int cmd_show(struct opts *o, int argc, char **argv)
-{
-	char sel[128] = "?", hex[2 * KL_FP_LEN + 1];
-	struct kl_policy pol;
-	size_t i;
-
-	if (argc)
-		return usage_err("show: no arguments expected");
-	if (kl_policy_load(o->e.policy_path, &pol))
-		return EXIT_FAIL;
-	elfsig_tpm_pcrsel_format(&pol.sel, sel, sizeof(sel));
-	printf("policy version %u, sealed to %s, measured into PCR %u, %zu key%s\n",
-	       pol.version, sel, pol.measure_pcr, pol.nkeys,
-	       pol.nkeys == 1 ? "" : "s");
-	for (i = 0; i < pol.nkeys; i++) {
-		kl_hex(pol.keys[i].fp, KL_FP_LEN, hex);
-		printf("sha256:%s %s\n", hex,
-		       pol.keys[i].subject ? pol.keys[i].subject : "");
-	}
-	kl_policy_free(&pol);
-	return EXIT_OK;
-}
-
-static const struct {
-	const char *name;
-	int (*fn)(struct opts *o, int argc, char **argv);
-} commands[] = {
-	{ "create", cmd_create },
-	{ "add", cmd_add },
-	{ "remove", cmd_remove },
-	{ "reseal", cmd_reseal },
-	{ "show", cmd_show },
-};
-
-int main(int argc, char **argv)
-{
-	struct opts o = { 0 };
-	size_t i;
-
-	kl_set_error_callback(lib_error, NULL);
-	elfsig_tpm_set_error_callback(lib_error, NULL);
-	if (argc < 2)
-		return usage_err("no command given");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
-	for (i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		if (parse_opts(&o, argc - 1, argv + 1))
-			return EXIT_USAGE;
-		return commands[i].fn(&o, argc - 1 - optind, argv + 1 + optind);
-	}
-	fprintf(stderr, "%s: unknown command '%s'\n", PROG, argv[1]);
-	return usage_err(NULL);
 }

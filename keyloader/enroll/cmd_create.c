@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_create.c - elfsig-enroll create: a new policy, sealed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+
+int cmd_create(struct opts *o, int argc, char **argv)
+{
+	struct kl_policy pol = { .version = KL_POLICY_VERSION };
+	struct stat st;
+	int ret = EXIT_FAIL;
+
+	if (argc < 1)
+		return usage_err("create: no certificate given");
+	if (!o->force && !stat(o->e.policy_path, &st)) {
+		fprintf(stderr, "%s: %s exists (use add/remove, or --force)\n",
+			PROG, o->e.policy_path);
+		return EXIT_FAIL;
+	}
+	if (elfsig_tpm_pcrsel_parse(o->pcrs, &pol.sel))
+		return EXIT_USAGE;
+	pol.measure_pcr = o->measure_pcr;
+	if (kl_policy_check_pcrs(&pol.sel, pol.measure_pcr))
+		return EXIT_USAGE;
+	if (!add_certs(&pol, argc, argv))
+		ret = commit(&pol, o);
+	kl_policy_free(&pol);
+	return ret;
+}

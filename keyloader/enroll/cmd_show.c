@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_show.c - elfsig-enroll show: list the enrolled keys. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+int cmd_show(struct opts *o, int argc, char **argv)
+{
+	char sel[128] = "?", hex[2 * KL_FP_LEN + 1];
+	struct kl_policy pol;
+	size_t i;
+
+	if (argc)
+		return usage_err("show: no arguments expected");
+	if (kl_policy_load(o->e.policy_path, &pol))
+		return EXIT_FAIL;
+	elfsig_tpm_pcrsel_format(&pol.sel, sel, sizeof(sel));
+	printf("policy version %u, sealed to %s, measured into PCR %u, %zu key%s\n",
+	       pol.version, sel, pol.measure_pcr, pol.nkeys,
+	       pol.nkeys == 1 ? "" : "s");
+	for (i = 0; i < pol.nkeys; i++) {
+		kl_hex(pol.keys[i].fp, KL_FP_LEN, hex);
+		printf("sha256:%s %s\n", hex,
+		       pol.keys[i].subject ? pol.keys[i].subject : "");
+	}
+	kl_policy_free(&pol);
+	return EXIT_OK;
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# C unit tests of the keyloader library (no TPM, no keyring needed).
+set -u
+. "$(dirname "$0")/lib-kl.sh"
+# shellcheck disable=SC2043 # one unit test today; more join the list
+for t in keyring-find; do
+	bin=$BUILD/keyloader-unit/$t
+	if [ ! -x "$bin" ]; then
+		t_fail "unit $t" "$bin not built"
+		continue
+	fi
+	"$bin" || t_fail "unit $t" "exited $?"
+done
+exit 0
