@@ -144,8 +144,15 @@ int kl_keyring_find(const char *name, int32_t *id);
 /** kl_keyring_find_in() - the same, over a /proc/keys-format stream. */
 int kl_keyring_find_in(FILE *f, const char *name, int32_t *id);
 /** kl_keyring_resolve() - a keyring ID, "@s"/"@u"/"@us"/"@p"/"@t", or
- * "%:NAME" (found by name). Return: 0 or a negative errno. */
+ * "%:NAME" (found by name); it must be a keyring, and not one that every
+ * process of a user shares (kl_keyring_check_description).
+ * Return: 0 or a negative errno. */
 int kl_keyring_resolve(const char *spec, int32_t *id);
+/** kl_keyring_check_description() - @desc as keyctl_describe() gives it:
+ * a keyring, not a user's or user-session or persistent keyring (a
+ * process without a session keyring gets the user-session one for @s).
+ * Return: 0, -ENOTDIR or -EINVAL. */
+int kl_keyring_check_description(const char *desc);
 /** kl_keyring_add() - add_key("asymmetric", "", der) into @keyring.
  * Return: 0 and *@key, -EPERM when the keyring is locked, or -errno. */
 int kl_keyring_add(int32_t keyring, const uint8_t *der, size_t len,

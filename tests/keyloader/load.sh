@@ -237,6 +237,14 @@ PY
 	KR=$(keyctl newring kr-nocerts @s)
 	run_loader -c "$D/no-such-dir"
 	expect "certificate directory missing: 0 keys, locked" 3 0
+	KR=$(keyctl newring kr-notring @s)
+	UK=$(keyctl add user not-a-keyring data "$KR")
+	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+		-k "$UK" --kmsg none -l "$D/events" >"$D/out" 2>&1
+	RC=$?
+	[ "$RC" = 7 ] && grep -q "is not a keyring" "$D/out" &&
+		t_pass "--keyring naming a key that is no keyring: status 7" ||
+		t_fail "--keyring naming a key that is no keyring: status 7" "exit $RC: $(cat "$D/out")"
 	KR=$(keyctl newring kr-usage @s)
 	timeout 30 "$KL" -k "$KR" --kmsg none --bogus >"$D/out" 2>&1; RC=$?
 	expect "bad command line: status 2, keyring still locked" 2 0
