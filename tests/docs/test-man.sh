@@ -23,9 +23,10 @@ for page in "$TOP"/man/*.[0-9]; do
 	"$bin" --help > "$T_TMP/help" 2>&1
 	# Subcommands: indented words of --help that answer "WORD --help".
 	cmds=
-	for c in $(awk '/^  [a-z][a-z0-9-]* / {print $1}' "$T_TMP/help"); do
-		"$bin" "$c" --help >> "$T_TMP/help" 2>&1 && cmds+=" $c"
-	done
+	while read -r c; do
+		"$bin" "$c" --help >> "$T_TMP/help.sub" 2>&1 && cmds+=" $c"
+	done < <(awk '/^  [a-z][a-z0-9-]* / {print $1}' "$T_TMP/help")
+	[ -f "$T_TMP/help.sub" ] && cat "$T_TMP/help.sub" >> "$T_TMP/help" && rm "$T_TMP/help.sub"
 	missing=
 	while read -r opt; do
 		grep -qF -- "$opt" "$T_TMP/flat" || missing+=" $opt"

@@ -36,6 +36,7 @@ cp "$TOP/keyloader/initramfs-tools/hooks/elfsig" "$CONF/hooks/"
 cp "$TOP/keyloader/initramfs-tools/scripts/init-top/elfsig" "$CONF/scripts/init-top/"
 IMG=$T_TMP/initrd.img
 mkdir -p "$T_TMP/ovl/up" "$T_TMP/ovl/work"
+# shellcheck disable=SC2016 # expanded by the inner shell
 ELFSIG_KEYLOADER=$KL ELFSIG_ETC=$ETC unshare -m sh -ec '
 	mount -t overlay overlay -o lowerdir=/usr/lib,upperdir=$1/up,workdir=$1/work /usr/lib
 	mkdir -p /usr/lib/modules/$2/kernel
@@ -74,6 +75,7 @@ unmkinitramfs "$IMG" "$X" 2>/dev/null
 grep -q "^/scripts/init-top/elfsig " "$X/scripts/init-top/ORDER" 2>/dev/null &&
 	t_pass "the init-top script is in the boot ORDER" ||
 	t_fail "the init-top script is in the boot ORDER" "$(cat "$X/scripts/init-top/ORDER" 2>&1)"
+# shellcheck disable=SC2012 # two fixed names, first that exists
 LDSO=$(cd "$X" && ls usr/lib64/ld-linux-x86-64.so.2 lib64/ld-linux-x86-64.so.2 2>/dev/null | head -n 1)
 unresolved=
 for f in usr/sbin/elfsig-keyloader $(cd "$X" && find usr/lib -name 'libtss2-tcti-*.so.0*' | sort); do
@@ -111,6 +113,7 @@ if ! command -v dracut >/dev/null || ! command -v lsinitrd >/dev/null; then
 fi
 DIMG=$T_TMP/dracut.img
 mkdir -p "$T_TMP/dovl/up" "$T_TMP/dovl/work"
+# shellcheck disable=SC2016 # expanded by the inner shell
 ELFSIG_KEYLOADER=$KL ELFSIG_ETC=$ETC unshare -m sh -ec '
 	mount -t overlay overlay -o lowerdir=/usr/lib/dracut/modules.d,upperdir=$1/up,workdir=$1/work /usr/lib/dracut/modules.d
 	cp -r "$2" /usr/lib/dracut/modules.d/

@@ -41,6 +41,7 @@ else
 	t_fail "a valid policy parses" "$out"
 fi
 
+# shellcheck disable=SC2059 # the callers pass the format on purpose
 case_file() { printf "$@" > "$P"; }
 case_file 'pcrs sha256:0\nelfsig-policy 1\nmeasure-pcr 13\n'
 refused "header not first" "$P" ':1: expected "elfsig-policy 1"'

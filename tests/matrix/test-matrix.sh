@@ -64,10 +64,24 @@ memcheck() {
 make -s all > /dev/null 2>&1
 cell "valgrind memcheck: signelf on good and hostile files" memcheck
 
+# The loader's own suite, with every loader run under memcheck.
+loader_memcheck() {
+	printf '#!/bin/sh
+exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "%s" "$@"\n' \
+		"$TOP/build/elfsig-keyloader" > "$T_TMP/vg-keyloader"
+	chmod +x "$T_TMP/vg-keyloader"
+	KL=$T_TMP/vg-keyloader tests/run tests/keyloader/load.sh
+}
+[ -x build/elfsig-keyloader ] &&
+	cell "valgrind memcheck: elfsig-keyloader through its load suite" loader_memcheck
+
 # shellcheck disable=SC2046 # the optional directories, one word each
+# variableScope is suppressed: the kernel's style, which this code follows,
+# declares a function's variables at the top of it.
 cell "cppcheck: zero findings" cppcheck --enable=warning,style,performance,portability \
 	--inline-suppr --error-exitcode=1 -q -D_GNU_SOURCE -Isigner -Isigner/lib -Itpm \
-	--suppress=missingIncludeSystem signer tests/fuzz $(ls -d tpm keyloader 2>/dev/null)
+	--suppress=missingIncludeSystem --suppress=variableScope \
+	signer tests/fuzz $(ls -d tpm keyloader 2>/dev/null)
 
 scan() {
 	rm -rf build/scan build/matrix/scan

@@ -89,6 +89,26 @@ chown 12345:23456 "$T_TMP/b" 2>/dev/null &&
 	[ "$(stat -c %u:%g "$T_TMP/b")" = 12345:23456 ] && t_pass "in place: owner kept" ||
 	t_fail "in place: owner kept"
 
+# No section table at all (as sstrip leaves a file): signing creates one.
+python3 - "$FIX/bin/musl-static" "$T_TMP/nosht" <<'EOP'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+shoff = struct.unpack_from("<Q", d, 0x28)[0]
+d = d[:shoff]                       # drop the table (it is last)
+struct.pack_into("<Q", d, 0x28, 0)          # e_shoff
+struct.pack_into("<HHH", d, 0x3a, 0, 0, 0)   # e_shentsize, e_shnum, e_shstrndx
+open(sys.argv[2], "wb").write(d)
+EOP
+chmod +x "$T_TMP/nosht"
+fix_sign rsa2048 "$T_TMP/nosht" "$T_TMP/nosht.signed" &&
+	"$SIGNELF" verify -q -c "$K/rsa2048.pem" "$T_TMP/nosht.signed" &&
+	[ "$(readelf -SW "$T_TMP/nosht.signed" | grep -c -E '\.shstrtab|\.signature')" = 2 ] &&
+	[ "$("$T_TMP/nosht.signed")" = "hello from a signed binary" ] &&
+	t_pass "a file without a section table: signed, a table made, still runs" ||
+	t_fail "a file without a section table: signed, a table made, still runs"
+"$SIGNELF" remove "$T_TMP/nosht.signed" && "$SIGNELF" verify -q -c "$K/rsa2048.pem" "$T_TMP/nosht.signed"
+[ $? = 2 ] && t_pass "a file without a section table: remove" || t_fail "a file without a section table: remove"
+
 # A batch with a bad file: the others are signed, the bad one untouched.
 mkdir "$T_TMP/batch"
 for i in 1 2 3; do cp "$FIX/bin/musl-static" "$T_TMP/batch/ok$i"; done

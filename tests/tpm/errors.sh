@@ -46,6 +46,8 @@ expect_err tcti-option-beats-env 3 "elfsig-tpm: TPM not reachable at device:$T_T
 if [ ! -e /dev/tpmrm0 ]; then
 	expect_err tcti-default-device 3 "elfsig-tpm: TPM not reachable at device:/dev/tpmrm0: *" \
 		env -u TPM2TOOLS_TCTI "$T" pcrread sha256:0
+	expect_err tcti-empty-env-is-default 3 "elfsig-tpm: TPM not reachable at device:/dev/tpmrm0: *" \
+		env TPM2TOOLS_TCTI= "$T" pcrread sha256:0
 else
 	t_skip tcti-default-device "this host has /dev/tpmrm0"
 fi

@@ -34,6 +34,15 @@ else
 fi
 t_check no-transient-left no_transients
 
+# other banks, and a selection larger than one PCR_Read answer (24 PCRs)
+ok=1
+for sel in sha1:0-23 sha384:0,11,23 sha512:4; do
+	$T seal --pcrs "$sel" --in "$D/secret" --out "$D/bank.sealed" &&
+		$T unseal --in "$D/bank.sealed" --out "$D/bank.out" && cmp -s "$D/secret" "$D/bank.out" ||
+		{ ok=0; break; }
+done
+[ $ok = 1 ] && t_pass banks-sha1-sha384-sha512-and-24-pcrs || t_fail banks-sha1-sha384-sha512-and-24-pcrs "$sel"
+
 # size limits: 128 bytes is fine, 129 and 0 are refused
 head -c 128 /dev/urandom >"$D/s128"
 if $T seal --pcrs sha256:7 --in "$D/s128" --out "$D/sealed128" &&

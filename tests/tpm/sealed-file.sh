@@ -79,6 +79,26 @@ bad oversized-file "elfsig-tpm: $D/oversized-file: sealed object: file larger th
 bad userwithauth-object "elfsig-tpm: sealed object: refused, it can be opened without the PCR policy*"
 bad not-keyedhash "elfsig-tpm: sealed object: *public area*"
 
+# The tpm2-tools pair (unseal --tss) goes through the same checks.
+$T seal --pcrs sha256:0,7 --in "$D/secret" --out "$D/g2" --export-tss "$D/p.pub" "$D/p.priv"
+head -c 20 "$D/p.pub" >"$D/p.pub.trunc"
+head -c 3000000 /dev/zero >"$D/huge"
+tss_bad() {
+	local name=$1 want=$2 pat=$3 err rc; shift 3
+	err=$(timeout 15 "$T" unseal --pcrs sha256:0,7 --tss "$@" 2>&1 >/dev/null); rc=$?
+	# shellcheck disable=SC2053
+	if [ $rc = "$want" ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] && [[ $err == $pat ]]; then
+		t_pass "$name"
+	else
+		t_fail "$name" "rc=$rc: $err"
+	fi
+}
+tss_bad tss-truncated-public 5 "elfsig-tpm: sealed object: public area size * exceeds the * bytes left" "$D/p.pub.trunc" "$D/p.priv"
+tss_bad tss-huge-public 1 "elfsig-tpm: $D/huge: larger than 1024 bytes" "$D/huge" "$D/p.priv"
+tss_bad tss-swapped-files 5 "elfsig-tpm: sealed object: *" "$D/p.priv" "$D/p.pub"
+[ "$($T unseal --pcrs sha256:0,7 --tss "$D/p.pub" "$D/p.priv")" = s3cret ] &&
+	t_pass tss-pair-valid || t_fail tss-pair-valid
+
 # Every truncation of a valid file is refused cleanly.
 size=$(stat -c %s "$D/good"); ok=1
 for n in $(seq 0 $((size - 1))); do

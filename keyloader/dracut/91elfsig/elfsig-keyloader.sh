@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # dracut pre-udev hook: fill and lock the .elfsig keyring (see
 # docs/keyloader.md); boot goes on whatever the outcome.
+# shellcheck disable=SC1091 # present in the initramfs, not here
 [ -f /etc/elfsig/initramfs.conf ] && . /etc/elfsig/initramfs.conf
 if [ ! -e /dev/tpmrm0 ]; then
 	modprobe -q tpm_crb 2>/dev/null

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
 # kl_fuzz_seeds DIR: the keyloader fuzz seed corpus, made at test time.
 # Each seed's first byte selects the parser (0 policy, 1 certificate,
