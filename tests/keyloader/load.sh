@@ -428,4 +428,15 @@ if [ -w /dev/kmsg ] && dmesg >/dev/null 2>&1 && case_setup kmsg k1.pem; then
 else
 	t_skip "the lines reach the kernel log through /dev/kmsg" "/dev/kmsg not writable or dmesg not readable here"
 fi
+
+# 16. What the lookup by name relies on: no process can make a keyring
+# whose name starts with a dot, neither with add_key nor by joining a
+# named session keyring.
+e1=$(keyctl newring .elfsig @s 2>&1)
+e2=$(keyctl session .elfsig true 2>&1)
+case "$e1/$e2" in
+*"Operation not permitted"*/*"Operation not permitted"*)
+	t_pass "a user cannot create a keyring named .elfsig" ;;
+*)	t_fail "a user cannot create a keyring named .elfsig" "$e1 / $e2" ;;
+esac
 exit 0
