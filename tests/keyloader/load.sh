@@ -290,6 +290,19 @@ PY
 		grep -q "unseals in the current PCR state (2 keys)" "$D/out" &&
 		t_pass "enroll check: passes in the next state" ||
 		t_fail "enroll check: passes in the next state" "$(cat "$D/out")"
+	# Move to another selection and measurement PCR: one command.
+	"$ENROLL" reseal "${P[@]}" --pcrs sha256:0,7 --measure-pcr 14 >"$D/out" 2>&1 &&
+		"$ENROLL" show "${P[@]}" | grep -q "sealed to sha256:0,7, measured into PCR 14" &&
+		t_pass "reseal --pcrs --measure-pcr changes the policy" ||
+		t_fail "reseal --pcrs --measure-pcr changes the policy" "$(cat "$D/out")"
+	tpm2_pcrextend "4:sha256=$ext"	# no longer sealed to
+	KR=$(keyctl newring kr-moved @s)
+	: > "$D/events"
+	run_loader
+	expect "after the move, PCR 4 no longer matters" 0 2
+	[ "$(grep -c '^14 sha256:' "$D/events")" = 3 ] && ! grep -q '^13 ' "$D/events" &&
+		t_pass "events go to the new measurement PCR 14" ||
+		t_fail "events go to the new measurement PCR 14" "$(cut -c1-40 "$D/events" | tr '\n' '|')"
 else
 	t_fail "rotate" "enrol failed"
 fi
