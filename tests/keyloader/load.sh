@@ -371,15 +371,23 @@ fi
 # both files untouched; a measurement PCR that is sealed or resettable.
 if case_setup values k1.pem k2.pem; then
 	P=(-p "$D/policy" -s "$D/policy.sealed")
-	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
 	good=$(tpm2_pcrread sha256:0,2,4,7 | sed -n 's/^ *\([0-9]*\) *: 0x\(.*\)/sha256:\1=\2/p')
-	bad=0
 	printf '%s\n' "$good" | grep -v 'sha256:7=' > "$D/v1"			# PCR 7 missing
 	{ printf '%s\n' "$good"; echo "sha256:7=$(printf '%064d' 0)"; } > "$D/v2"	# PCR 7 twice
 	printf '%s\n' "$good" | sed 's/^sha256:4=\(.\{10\}\).*/sha256:4=\1/' > "$D/v3"	# short
 	printf '%s\n' "$good" | sed 's/^sha256:2=./sha256:2=g/' > "$D/v4"		# not hex
 	{ printf '%s\n' "$good"; echo "sha256:99=00"; } > "$D/v5"			# bad index
 	head -c 300 /dev/urandom > "$D/v6"
+	# tpm2_pcrread's own output is accepted as it is (all banks listed).
+	tpm2_pcrread sha1:0,2,4,7+sha256:0,2,4,7 > "$D/v-tpm2"
+	if "$ENROLL" reseal "${P[@]}" --pcr-values "$D/v-tpm2" >"$D/out" 2>&1 &&
+	   "$ENROLL" check "${P[@]}" >>"$D/out" 2>&1; then
+		t_pass "--pcr-values takes tpm2_pcrread output"
+	else
+		t_fail "--pcr-values takes tpm2_pcrread output" "$(cat "$D/out")"
+	fi
+	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
+	bad=0
 	for v in v1 v2 v3 v4 v5 v6; do
 		"$ENROLL" reseal "${P[@]}" --pcr-values "$D/$v" >"$D/out" 2>&1 && bad=$((bad + 1))
 	done
