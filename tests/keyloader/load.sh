@@ -394,6 +394,16 @@ if case_setup values k1.pem k2.pem; then
 	[ "$bad" = 0 ] && [ "$(cat "$D/policy" "$D/policy.sealed" | sha256sum)" = "$sums" ] &&
 		t_pass "malformed PCR value files refused, files untouched" ||
 		t_fail "malformed PCR value files refused, files untouched" "$bad accepted"
+	# A write that fails (here: no directory for the sealed object)
+	# changes neither file and leaves no temporary behind.
+	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
+	if ! "$ENROLL" add -p "$D/policy" -s "$D/nodir/policy.sealed" "$T_TMP/k3.pem" >"$D/out" 2>&1 &&
+	   [ "$(cat "$D/policy" "$D/policy.sealed" | sha256sum)" = "$sums" ] &&
+	   [ -z "$(find "$D" -maxdepth 1 -name '*.tmp.*')" ]; then
+		t_pass "a failed write changes nothing, leaves no temporary file"
+	else
+		t_fail "a failed write changes nothing, leaves no temporary file" "$(cat "$D/out"; ls "$D")"
+	fi
 	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --pcrs sha256:0,7,13 "$T_TMP/k1.pem" >"$D/out" 2>&1
 	rc1=$?
 	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --measure-pcr 16 "$T_TMP/k1.pem" >"$D/out" 2>&1
