@@ -199,6 +199,8 @@ int kl_write_commit(char *tmp, const char *path)
 	char *dcopy;
 	int dfd, err = 0;
 
+	if (!tmp || !path)
+		return -EINVAL;
 	if (rename(tmp, path)) {
 		err = -errno;
 		kl_err("%s: cannot rename into place: %s", path,
