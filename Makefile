@@ -85,9 +85,10 @@ $(O)/%.o: %.c
 
 clean:
 	rm -rf build/asan build/obj $(O)/*.o $(PROGRAMS)
-	find build -name '*.o' -o -name '*.d' 2>/dev/null | xargs rm -f
+	find build -path build/kernel -prune -o \( -name '*.o' -o -name '*.d' \) -type f -print 2>/dev/null | xargs rm -f
 
 distclean:
 	rm -rf build
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+# build/kernel holds a Linux tree (kernel/kernel.mk); its files are not ours.
+-include $(shell find $(O) -path build/kernel -prune -o -name '*.d' -type f -print 2>/dev/null)

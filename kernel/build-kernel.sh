@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Build elfsig's test kernel: extract Debian's linux-source, apply
+# kernel/patches/, merge the config fragments, build bzImage.
+#
+#   kernel/build-kernel.sh [tiny|kasan]
+#
+# Incremental: the source is extracted once; when the series changes, the
+# previously applied series is reversed and the new one applied, so only
+# the touched files rebuild. Each variant builds into its own object
+# directory (O=) next to the shared source tree.
+set -euo pipefail
+
+VARIANT=${1:-tiny}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+TARBALL=${ELFSIG_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+KDIR=$TOP/build/kernel
+SRC=$KDIR/src
+OBJ=$KDIR/obj-$VARIANT
+APPLIED=$KDIR/applied-series
+JOBS=${JOBS:-2}
+
+case $VARIANT in
+tiny)  FRAGS=("$TOP/kernel/config/elfsig.config") ;;
+kasan) FRAGS=("$TOP/kernel/config/elfsig.config" "$TOP/kernel/config/kasan.config") ;;
+*)     echo "build-kernel: unknown variant '$VARIANT'" >&2; exit 2 ;;
+esac
+
+say() { echo "kernel[$VARIANT]: $*"; }
+
+[ -r "$TARBALL" ] || { echo "build-kernel: $TARBALL missing (apt-get install linux-source-6.12)" >&2; exit 1; }
+mkdir -p "$KDIR"
+# Serialise concurrent invocations (tiny and kasan share the source tree).
+exec 9>"$KDIR/.lock"
+flock 9
+
+extract() {
+	say "extracting $(basename "$TARBALL")"
+	rm -rf "$SRC" "$APPLIED" "$SRC.tmp"
+	mkdir -p "$SRC.tmp"
+	tar -xf "$TARBALL" -C "$SRC.tmp" --strip-components=1
+	mv "$SRC.tmp" "$SRC"
+	mkdir -p "$APPLIED"
+}
+
+shopt -s nullglob
+# A series: the *.patch files of a directory, in name order (glob order).
+series_sum() { # DIR
+	local p
+	for p in "$1"/*.patch; do
+		basename "$p"
+		cat "$p"
+	done | sha256sum
+}
+same_series() { [ "$(series_sum "$TOP/kernel/patches")" = "$(series_sum "$APPLIED")" ]; }
+
+unapply() {
+	local i
+	local -a old=("$APPLIED"/*.patch)
+	for ((i = ${#old[@]} - 1; i >= 0; i--)); do
+		patch -d "$SRC" -p1 -R -s -f --no-backup-if-mismatch < "${old[i]}" >/dev/null || return 1
+		rm -f "${old[i]}"
+	done
+}
+
+apply_series() {
+	local p
+	for p in "$TOP"/kernel/patches/*.patch; do
+		say "applying $(basename "$p")"
+		patch -d "$SRC" -p1 -s -f --no-backup-if-mismatch < "$p" || {
+			echo "build-kernel: $(basename "$p") does not apply" >&2
+			return 1
+		}
+		cp "$p" "$APPLIED/"
+	done
+}
+
+# Files a series touches, relative to $SRC.
+touched() { sed -n 's@^+++ b/@@p; s@^--- a/@@p' "$@" /dev/null | sort -u; }
+
+# Reversing and re-applying rewrites every touched file; give the files
+# whose content ends up unchanged their old mtime back, so that make only
+# rebuilds what really changed.
+save_stamps() {
+	local f
+	touched "$APPLIED"/*.patch "$TOP"/kernel/patches/*.patch | while read -r f; do
+		[ -f "$SRC/$f" ] && echo "$(stat -c %Y "$SRC/$f") $(sha256sum < "$SRC/$f" | cut -c1-64) $f"
+	done > "$KDIR/stamps" || true
+}
+restore_stamps() {
+	local t sum f
+	while read -r t sum f; do
+		[ -f "$SRC/$f" ] && [ "$(sha256sum < "$SRC/$f" | cut -c1-64)" = "$sum" ] &&
+			touch -d "@$t" "$SRC/$f"
+	done < "$KDIR/stamps"
+	return 0
+}
+
+[ -f "$SRC/Makefile" ] && [ -d "$APPLIED" ] || extract
+if ! same_series; then
+	say "patch series changed: reversing the old one"
+	save_stamps
+	if ! unapply; then
+		say "old series does not reverse cleanly: re-extracting"
+		extract
+	fi
+	apply_series || { rm -rf "$APPLIED"; exit 1; }
+	restore_stamps
+fi
+
+# Regenerate .config when a fragment or the series changed.
+mkdir -p "$OBJ"
+cfgsum=$(cat "${FRAGS[@]}" "$APPLIED"/*.patch | sha256sum)
+if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.elfsig-config-sum" 2>/dev/null)" != "$cfgsum" ]; then
+	say "configuring (tinyconfig + $(basename -a "${FRAGS[@]}" | tr '\n' ' '))"
+	make -s -C "$SRC" O="$OBJ" tinyconfig >/dev/null
+	"$SRC"/scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "${FRAGS[@]}" >/dev/null
+	make -s -C "$SRC" O="$OBJ" olddefconfig >/dev/null
+	# Every option a fragment asks for must have survived olddefconfig.
+	missing=$(grep -hE '^CONFIG_[A-Z0-9_]+=' "${FRAGS[@]}" | while read -r l; do
+		grep -qxF "$l" "$OBJ/.config" || echo "$l"; done)
+	if [ -n "$missing" ]; then
+		echo "build-kernel: options not satisfied by Kconfig: ${missing//$'\n'/ }" >&2
+		exit 1
+	fi
+	echo "$cfgsum" > "$OBJ/.elfsig-config-sum"
+fi
+
+say "building bzImage (make -j$JOBS, log: ${OBJ#"$TOP"/}/build.log)"
+start=$(date +%s)
+set +e
+make -C "$SRC" O="$OBJ" -j"$JOBS" bzImage > "$OBJ/build.log" 2>&1 &
+mpid=$!
+while kill -0 "$mpid" 2>/dev/null; do
+	sleep 30
+	kill -0 "$mpid" 2>/dev/null && say "... $(grep -c '^  [A-Z]' "$OBJ/build.log") steps, $(( $(date +%s) - start )) s"
+done
+wait "$mpid"; rc=$?
+set -e
+if [ "$rc" != 0 ]; then
+	grep -E 'error|Error' "$OBJ/build.log" | head -40 >&2
+	echo "build-kernel: build failed (see $OBJ/build.log)" >&2
+	exit 1
+fi
+if grep -E '^[^ ].*warning:' "$OBJ/build.log" | grep -q 'binfmt_elf_sig\|elfsig'; then
+	grep -E 'warning:' "$OBJ/build.log" | grep 'elfsig' >&2
+fi
+cp "$OBJ/arch/x86/boot/bzImage" "$KDIR/bzImage-$VARIANT"
+say "done in $(( $(date +%s) - start )) s: ${KDIR#"$TOP"/}/bzImage-$VARIANT"

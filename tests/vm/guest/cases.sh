@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# elfsig kernel test cases, run inside the guest by tests/vm/test-kernel.sh
+# (as /script, from /opt). The mode under test comes from the kernel command
+# line (elfsig=...). Each verdict is one console line:
+#   ELFSIG-RESULT: PASS: name | FAIL: name: why | SKIP: name: why
+# and the run ends with the kernel log (KMSG: lines) and ELFSIG-DONE.
+#
+# Only shell builtins and signed binaries may be used once "require" is in
+# force: busybox itself is unsigned.
+
+T=/opt/t
+P=$T/probe		# unsigned probe
+PS=$T/probe.signed	# the same, signed
+MODE=enforce
+case " $(cat /proc/cmdline) " in
+*" elfsig=permissive "*) MODE=permissive ;;
+*" elfsig=require "*) MODE=require ;;
+*" elfsig=off "*) MODE=off ;;
+esac
+
+pass() { echo "ELFSIG-RESULT: PASS: $MODE: $1"; }
+fail() { echo "ELFSIG-RESULT: FAIL: $MODE: $1: $2"; }
+oneline() { echo "$1" | tr '\n' ' '; }
+
+# expect NAME WANT CMD...: run CMD through "probe exec"; WANT is a glob
+# matched against its output (e.g. "*RESULT signal 9*").
+expect() {
+	_n=$1 _w=$2; shift 2
+	OUT=$($PX exec "$@" 2>&1)
+	# shellcheck disable=SC2254
+	case "$OUT" in
+	$_w) pass "$_n" ;;
+	*) fail "$_n" "wanted '$_w', got: $(oneline "$OUT")" ;;
+	esac
+}
+PX=$P
+
+# kmsg: the kernel log, with a signed reader once require is on.
+kmsg() { $PX dmesg; }
+
+# expect_log NAME TEXT: a kernel log line "elfsig: pid=N comm=C TEXT".
+expect_log() {
+	_log=$(kmsg)
+	case "$_log" in
+	*"elfsig: pid="[0-9]*" comm="*" $2"*) pass "$1" ;;
+	*) fail "$1" "no log line '... $2'" ;;
+	esac
+}
+
+# expect_probe NAME WANT-EXIT CMD...: a probe that prints one word.
+expect_probe() {
+	_n=$1 _w=$2; shift 2
+	OUT=$("$@" 2>&1); _rc=$?
+	if [ "$_rc" = "$_w" ]; then pass "$_n"; else fail "$_n" "exit $_rc, wanted $_w: $(oneline "$OUT")"; fi
+}
+
+add_keys() {
+	for c in "$T"/certs/*.der; do
+		keyctl padd asymmetric "" %keyring:.elfsig < "$c" > /dev/null || return 1
+	done
+}
+lock() { keyctl restrict_keyring %keyring:.elfsig; }
+
+set_mode() { echo "$1" 2>/dev/null > /proc/sys/fs/elfsig/mode; }
+get_mode() { read -r _m < /proc/sys/fs/elfsig/mode; echo "$_m"; }
+
+echo "ELFSIG-VM: cases for mode $MODE"
+
+case $MODE in
+enforce)
+	# 1. the keyring
+	if grep -q ' keyring *\.elfsig: ' /proc/keys; then pass "keyring .elfsig exists at boot"; else fail "keyring .elfsig exists at boot" "$(oneline "$(cat /proc/keys)")"; fi
+	[ "$(get_mode)" = enforce ] && pass "default mode is enforce" || fail "default mode is enforce" "$(get_mode)"
+
+	# 2. not trusted before the lock
+	expect "signed binary refused before the keyring is locked" "*RESULT exec-error EPERM*" $T/hello.prelock
+	expect_log "log: keyring not locked" "path=$T/hello.prelock: keyring not locked"
+
+	if add_keys; then pass "keyctl padd asymmetric into %keyring:.elfsig"; else fail "keyctl padd asymmetric into %keyring:.elfsig" "keyctl failed"; fi
+	n=$(keyctl rlist %keyring:.elfsig | wc -w)
+	[ "$n" = 2 ] && pass "two keys in .elfsig" || fail "two keys in .elfsig" "found $n"
+	if lock; then pass "keyctl restrict_keyring locks .elfsig"; else fail "keyctl restrict_keyring locks .elfsig" "keyctl failed"; fi
+	if keyctl padd asymmetric "" %keyring:.elfsig < $T/rogue.der > /dev/null 2>&1; then
+		fail "no key can be added once locked" "padd succeeded"
+	else
+		pass "no key can be added once locked"
+	fi
+	if keyctl rlist %keyring:.builtin_trusted_keys 2>/dev/null | grep -q .; then
+		fail "module keyrings untouched" ".builtin_trusted_keys: $(keyctl rlist %keyring:.builtin_trusted_keys)"
+	elif grep -q 'keyring *\.builtin_trusted_keys' /proc/keys; then
+		pass "module keyrings untouched"
+	else
+		fail "module keyrings untouched" "no .builtin_trusted_keys"
+	fi
+
+	# 3. run / kill / refuse
+	expect "signed rsa2048 sha256 runs" "*hello*RESULT exit 0*" $T/hello.rsa
+	expect "signed p256 sha384 keyid runs" "*hello*RESULT exit 0*" $T/hello.p256
+	expect "signed rsa2048 sha512 runs" "*hello*RESULT exit 0*" $T/hello.sha512
+	expect "unsigned binary runs in enforce" "*hello*RESULT exit 0*" $T/hello
+	expect "tampered PT_LOAD is killed" "RESULT signal 9" $T/hello.tampered-load
+	expect_log "log: tampered PT_LOAD" "path=$T/hello.tampered-load: bad signature"
+	expect "tampered program header is killed" "RESULT signal 9" $T/hello.tampered-pht
+	expect_log "log: tampered program header" "path=$T/hello.tampered-pht: bad signature"
+	expect "key not in .elfsig is killed" "RESULT signal 9" $T/hello.rogue
+	expect_log "log: no matching key" "path=$T/hello.rogue: no matching key"
+	expect "signed binary with PT_INTERP is refused" "*RESULT exec-error EPERM*" $T/hello-dyn.signed
+	expect_log "log: interpreter" "path=$T/hello-dyn.signed: signed binary has an interpreter"
+
+	# 5. larger than RLIMIT_MEMLOCK, as a user
+	OUT=$($P run-as 1000 $P memlock)
+	case "$OUT" in
+	*"memlock: "[0-9]*) lim=${OUT##*memlock: }; lim=${lim%%[!0-9]*} ;;
+	*) lim=0 ;;
+	esac
+	big=$(wc -c < $T/big.signed)
+	if [ "$lim" -gt 0 ] && [ "$big" -gt "$lim" ]; then
+		pass "big binary ($big bytes) exceeds RLIMIT_MEMLOCK ($lim)"
+	else
+		fail "big binary exceeds RLIMIT_MEMLOCK" "size $big, limit '$OUT'"
+	fi
+	OUT=$($P run-as 1000 $T/big.signed 2>&1)
+	case "$OUT" in
+	*"big ok 3"*"RESULT exit 0"*) pass "signed binary > RLIMIT_MEMLOCK runs as uid 1000" ;;
+	*) fail "signed binary > RLIMIT_MEMLOCK runs as uid 1000" "$(oneline "$OUT")" ;;
+	esac
+
+	# 7. no ptrace / memory access to a verified process, even for root
+	$PS sleep 60 &
+	V=$!
+	$P sleep 60 &
+	U=$!
+	sleep 1
+	for op in attach seize memread memwrite vmread vmwrite; do
+		expect_probe "root cannot $op a verified process" 1 $P $op $V
+		expect_probe "control: root can $op an unsigned process" 0 $P $op $U
+	done
+	kill $V $U 2>/dev/null
+	wait 2>/dev/null
+
+	# 8. kexec gate
+	expect_probe "kexec_file_load from unverified process before the gate" 0 $P kexec-file
+	echo 1 > /proc/sys/fs/elfsig/kexec_verified_only
+	expect_probe "gate: kexec_file_load refused to unverified process" 1 $P kexec-file
+	expect_probe "gate: kexec_load refused to unverified process" 1 $P kexec-load
+	expect_probe "gate: kexec_file_load allowed to verified process" 0 $PS kexec-file
+	expect_probe "gate: kexec_load allowed to verified process" 0 $PS kexec-load
+	echo 0 2>/dev/null > /proc/sys/fs/elfsig/kexec_verified_only
+	read -r g < /proc/sys/fs/elfsig/kexec_verified_only
+	[ "$g" = 1 ] && pass "kexec gate cannot be switched off" || fail "kexec gate cannot be switched off" "value $g"
+	expect_log "log: kexec refused" "path=$P: kexec refused: process not verified"
+
+	# 7b. traced at exec: runs, but unverified
+	expect "control: signed probe is verified" "verified*RESULT exit 0*" $PS whoami
+	OUT=$($P traceme-exec $PS whoami 2>&1)
+	case "$OUT" in
+	*unverified*"RESULT exit 0"*) pass "traced at exec: runs without verified status" ;;
+	*) fail "traced at exec: runs without verified status" "$(oneline "$OUT")" ;;
+	esac
+	expect_log "log: traced at exec" "path=$PS: traced at exec: runs without verified status"
+
+	# 10. malformed sections and tables: never verified, no oops
+	sleep 5	# let the log rate limit recover for the checks below
+	refused=0
+	for f in "$T"/hostile/*; do
+		n=${f##*/}
+		OUT=$($P exec "$f" whoami 2>&1)
+		case "$OUT" in
+		verified*|*"
+verified"*) fail "malformed $n" "ran verified: $(oneline "$OUT")" ;;
+		*"RESULT exec-error"*|*"RESULT signal 9"*)
+			refused=$((refused + 1)); pass "malformed $n: ${OUT##*RESULT }" ;;
+		*) pass "malformed $n: ran unverified: $(oneline "${OUT##*RESULT }")" ;;
+		esac
+	done
+	[ "$refused" -ge 25 ] && pass "at least 25 malformed files refused ($refused)" ||
+		fail "at least 25 malformed files refused" "only $refused"
+	sleep 6
+
+	# 6. tighten at run time: permissive refused, require accepted
+	set_mode permissive
+	[ "$(get_mode)" = enforce ] && pass "sysctl cannot loosen enforce to permissive" || fail "sysctl cannot loosen enforce to permissive" "$(get_mode)"
+	set_mode require
+	[ "$(get_mode)" = require ] && pass "sysctl tightens enforce to require" || fail "sysctl tightens enforce to require" "$(get_mode)"
+	PX=$PS
+	expect "require: unsigned binary refused" "*RESULT exec-error EPERM*" $T/hello
+	expect_log "log: require" "path=$T/hello: unsigned binary (require mode)"
+	expect "require: signed binary runs" "*hello*RESULT exit 0*" $T/hello.rsa
+	set_mode enforce
+	[ "$(get_mode)" = require ] && pass "sysctl cannot loosen require" || fail "sysctl cannot loosen require" "$(get_mode)"
+	;;
+
+permissive)
+	expect "permissive: signed binary runs before the lock" "*hello*RESULT exit 0*" $T/hello.prelock
+	expect_log "permissive: log before the lock" "path=$T/hello.prelock: keyring not locked (permissive: allowed)"
+	add_keys && lock
+	expect "permissive: tampered binary runs" "*jello*RESULT exit 0*" $T/hello.tampered-load
+	expect_log "permissive: tampered binary logged" "path=$T/hello.tampered-load: bad signature (permissive: allowed)"
+	set_mode off
+	[ "$(get_mode)" = permissive ] && pass "sysctl cannot loosen permissive to off" || fail "sysctl cannot loosen permissive to off" "$(get_mode)"
+	set_mode enforce
+	[ "$(get_mode)" = enforce ] && pass "sysctl tightens permissive to enforce" || fail "sysctl tightens permissive to enforce" "$(get_mode)"
+	expect "enforce after permissive: tampered binary killed" "RESULT signal 9" $T/hello.tampered-load
+	;;
+
+require)
+	[ "$(get_mode)" = require ] && pass "boot parameter elfsig=require" || fail "boot parameter elfsig=require" "$(get_mode)"
+	expect "require before the lock: unsigned loader still runs" "*hello*RESULT exit 0*" $T/hello
+	if add_keys && lock; then pass "require before the lock: unsigned keyctl fills and locks .elfsig"; else fail "require before the lock: unsigned keyctl fills and locks .elfsig" "keyctl failed"; fi
+	PX=$PS
+	expect "require after the lock: unsigned binary refused" "*RESULT exec-error EPERM*" $T/hello
+	expect "require after the lock: signed binary runs" "*hello*RESULT exit 0*" $T/hello.rsa
+	expect "require after the lock: tampered binary killed" "RESULT signal 9" $T/hello.tampered-load
+	set_mode enforce
+	[ "$(get_mode)" = require ] && pass "sysctl cannot loosen require" || fail "sysctl cannot loosen require" "$(get_mode)"
+	;;
+
+off)
+	[ "$(get_mode)" = off ] && pass "boot parameter elfsig=off" || fail "boot parameter elfsig=off" "$(get_mode)"
+	add_keys && lock
+	expect "off: tampered binary runs" "*jello*RESULT exit 0*" $T/hello.tampered-load
+	_log=$(kmsg)
+	case "$_log" in
+	*"hello.tampered-load"*) fail "off: nothing logged" "found a log line" ;;
+	*) pass "off: nothing logged" ;;
+	esac
+	$PS sleep 60 &
+	V=$!
+	sleep 1
+	expect_probe "off: signed process gets no protection" 0 $P attach $V
+	kill $V; wait 2>/dev/null
+	set_mode enforce
+	[ "$(get_mode)" = enforce ] && pass "sysctl tightens off to enforce" || fail "sysctl tightens off to enforce" "$(get_mode)"
+	expect "enforce after off: tampered binary killed" "RESULT signal 9" $T/hello.tampered-load
+	;;
+esac
+
+$PS dmesg | while IFS= read -r l; do echo "KMSG: $l"; done
+echo "ELFSIG-DONE"
+$PS poweroff

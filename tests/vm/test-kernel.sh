@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# elfsig kernel suite: boot the patched kernel under QEMU + swtpm once per
+# mode (default = enforce, permissive, require, off) and turn the guest's
+# verdicts (tests/vm/guest/cases.sh) into test result lines. A boot that
+# hangs, crashes or stops early is a FAIL; so is any BUG/WARNING/Oops/
+# KASAN/UBSAN report on the console or in the kernel log.
+#
+#   ELFSIG_VM_KERNEL   kernel image (default build/kernel/bzImage-tiny)
+#   ELFSIG_VM_MODES    modes to boot (default "enforce permissive require off")
+#   ELFSIG_VM_TIMEOUT  seconds per boot (default 600)
+#   ELFSIG_VM_KEEP     directory to keep the consoles and test files in
+set -u
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+KERNEL=${ELFSIG_VM_KERNEL:-$BUILD/kernel/bzImage-tiny}
+MODES=${ELFSIG_VM_MODES:-enforce permissive require off}
+VMTIMEOUT=${ELFSIG_VM_TIMEOUT:-600}
+SIGNELF=$BUILD/signelf
+G=$BUILD/vm
+
+for tool in qemu-system-x86_64 swtpm openssl python3; do
+	command -v "$tool" >/dev/null || { echo "test-kernel: $tool missing" >&2; exit 77; }
+done
+for f in "$KERNEL" "$SIGNELF" "$G/probe" "$G/hello" "$G/hello-dyn" "$G/big"; do
+	if [ ! -e "$f" ]; then
+		t_fail "prerequisites" "$f missing (make kernel vm-prereqs)"
+		exit 0
+	fi
+done
+
+t_mktemp
+S=$T_TMP/t
+K=$T_TMP/keys
+mkdir -p "$S/certs" "$K"
+
+# Keys and certificates, made fresh for every run.
+mkkey() { # NAME GENPKEY-ARGS...
+	local name=$1; shift
+	openssl genpkey "$@" -out "$K/$name.key" 2>/dev/null &&
+	openssl req -new -x509 -key "$K/$name.key" -days 30 \
+		-subj "/O=elfsig vm tests/CN=$name" \
+		-addext "keyUsage=digitalSignature" \
+		-addext "subjectKeyIdentifier=hash" \
+		-out "$K/$name.pem" 2>/dev/null &&
+	openssl x509 -in "$K/$name.pem" -outform DER -out "$K/$name.der"
+}
+mkkey rsa2048 -algorithm RSA -pkeyopt rsa_keygen_bits:2048 &&
+mkkey p256 -algorithm EC -pkeyopt ec_paramgen_curve:P-256 &&
+mkkey rogue -algorithm RSA -pkeyopt rsa_keygen_bits:2048 ||
+	{ t_fail "test keys" "openssl failed"; exit 0; }
+cp "$K/rsa2048.der" "$K/p256.der" "$S/certs/"
+cp "$K/rogue.der" "$S/"
+
+sign() { # KEY OUT IN [OPTIONS...]
+	local key=$1 out=$2 in=$3; shift 3
+	"$SIGNELF" sign --key "$K/$key.key" --cert "$K/$key.pem" "$@" -o "$out" "$in" >/dev/null
+}
+ok=1
+cp "$G/hello" "$G/probe" "$S/" || ok=0
+sign rsa2048 "$S/hello.rsa" "$G/hello" || ok=0
+sign rsa2048 "$S/hello.prelock" "$G/hello" || ok=0
+sign p256 "$S/hello.p256" "$G/hello" --hash sha384 --keyid || ok=0
+sign rsa2048 "$S/hello.sha512" "$G/hello" --hash sha512 || ok=0
+sign rogue "$S/hello.rogue" "$G/hello" || ok=0
+sign rsa2048 "$S/hello-dyn.signed" "$G/hello-dyn" --allow-interp || ok=0
+sign rsa2048 "$S/big.signed" "$G/big" || ok=0
+sign rsa2048 "$S/probe.signed" "$G/probe" || ok=0
+[ "$ok" = 1 ] || { t_fail "signing test binaries" "signelf sign failed"; exit 0; }
+
+# Tampered copies: one byte of a PT_LOAD ("hello" -> "jello"), one
+# program header flag (PT_GNU_STACK gains PF_X). Both would run fine
+# unverified.
+python3 - "$S" <<'PY' || { t_fail "tampered copies" "python failed"; exit 0; }
+import struct, sys
+d = sys.argv[1]
+b = bytearray(open(d + "/hello.rsa", "rb").read())
+i = b.index(b"hello\0")
+b[i] = ord("j")
+open(d + "/hello.tampered-load", "wb").write(b)
+b = bytearray(open(d + "/hello.rsa", "rb").read())
+phoff, = struct.unpack_from("<Q", b, 32)
+phnum, = struct.unpack_from("<H", b, 56)
+for k in range(phnum):
+    o = phoff + 56 * k
+    if struct.unpack_from("<I", b, o)[0] == 0x6474e551:  # PT_GNU_STACK
+        struct.pack_into("<I", b, o + 4, struct.unpack_from("<I", b, o + 4)[0] | 1)
+        break
+else:
+    sys.exit("no PT_GNU_STACK")
+open(d + "/hello.tampered-pht", "wb").write(b)
+PY
+chmod 755 "$S"/hello.tampered-*
+
+# Malformed signature sections and section tables (tests/tools/elfcraft.py).
+n=$(python3 "$TOP/tests/tools/elfcraft.py" hostile "$S/probe.signed" "$S/hostile") ||
+	{ t_fail "malformed files" "elfcraft.py failed"; exit 0; }
+chmod 755 "$S"/hostile/*
+echo "# $n malformed variants of probe.signed"
+
+for mode in $MODES; do
+	log=$T_TMP/console-$mode.log
+	append=""
+	[ "$mode" != enforce ] && append="elfsig=$mode"
+	start=$(date +%s)
+	"$TOP/tests/vm/run" --kernel "$KERNEL" --append "$append" \
+		--add "$S:t" --script "$TOP/tests/vm/guest/cases.sh" \
+		--timeout "$VMTIMEOUT" --log "$log" >/dev/null 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	sed -n 's/^ELFSIG-RESULT: //p' "$log"
+	if grep -q '^ELFSIG-DONE' "$log"; then
+		t_pass "$mode: boot ran every case ($secs s)"
+	else
+		t_fail "$mode: boot ran every case" "exit $rc after $secs s; last console line: $(grep -v '^$' "$log" | tail -1)"
+	fi
+	bad=$(grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|Call Trace|Kernel panic' "$log" | grep -v 'ELFSIG-RESULT' | head -3)
+	if [ -n "$bad" ]; then
+		t_fail "$mode: no oops, WARN, KASAN or UBSAN report" "$(echo "$bad" | tr '\n' '|')"
+	else
+		t_pass "$mode: no oops, WARN, KASAN or UBSAN report"
+	fi
+done
+if [ -n "${ELFSIG_VM_KEEP:-}" ]; then
+	mkdir -p "$ELFSIG_VM_KEEP" && cp -a "$T_TMP"/. "$ELFSIG_VM_KEEP"/
+fi
+exit 0
