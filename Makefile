@@ -76,7 +76,7 @@ check-matrix: deps
 local-prereqs: $(filter $(O)/%,$(CHECK_PREREQS))
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all kernel
 	@scripts/demo
 
 $(O)/%.o: %.c

@@ -109,8 +109,19 @@ say(int level, const char *fmt, ...)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
 	fprintf(stderr, "%s: %s\n", PROG, msg);
-	if (kmsg_fd >= 0)
-		dprintf(kmsg_fd, "<%d>%s: %s\n", level, PROG, msg);
+	if (kmsg_fd >= 0) {
+		/* One write() per record, and not dprintf(): glibc attaches a
+		 * FILE with lseek(SEEK_CUR), which /dev/kmsg refuses (EINVAL),
+		 * and then silently writes nothing. */
+		char rec[1100];
+		ssize_t unused;
+
+		n = snprintf(rec, sizeof(rec), "<%d>%s: %s\n", level, PROG, msg);
+		if (n > 0)
+			unused = write(kmsg_fd, rec, (size_t)n < sizeof(rec) ?
+				       (size_t)n : sizeof(rec) - 1);
+		(void)unused;
+	}
 }
 
 static void lib_error(const char *msg, void *ctx)

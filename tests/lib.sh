@@ -33,12 +33,17 @@ t_cleanup() {
 T_CLEANUP=()
 t_on_exit() { T_CLEANUP+=("$1"); }
 
-# t_free_port: a TCP port P such that P and P+1 are free on loopback.
+# t_free_port: a TCP port P such that P and P+1 are free on loopback. Ports
+# come from below the kernel's ephemeral range (32768+ by default), so an
+# outgoing connection cannot take one between this check and the bind; every
+# socket, not only listeners, is checked.
 t_free_port() {
-	local p
+	local p lo=20000 hi
+	hi=$(awk '{print $1 - 2}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
+	[ -n "$hi" ] && [ "$hi" -gt $((lo + 1000)) ] || hi=32766
 	for _ in $(seq 1 200); do
-		p=$(( (RANDOM % 20000) + 30000 ))
-		if ! (ss -Hltn "sport = :$p or sport = :$((p + 1))" 2>/dev/null | grep -q .); then
+		p=$(( lo + (RANDOM * 32768 + RANDOM) % (hi - lo) ))
+		if ! ss -Hatn "sport = :$p or sport = :$((p + 1))" 2>/dev/null | grep -q .; then
 			echo "$p"; return 0
 		fi
 	done

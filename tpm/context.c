@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include <tss2/tss2_rc.h>
 
@@ -101,6 +102,26 @@ static int tcp_probe(const char *host, const char *port)
 	return err;
 }
 
+/* A Unix socket connect (swtpm's path=): 0 or a positive errno. */
+static int unix_probe(const char *path)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd, err = 0;
+
+	if (strlen(path) >= sizeof(sun.sun_path))
+		return ENAMETOOLONG;
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	/* Non-blocking: a full backlog is EAGAIN, not a wait. That server
+	 * is alive, so it is not a reason to give up. */
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) && errno != EAGAIN)
+		err = errno;
+	close(fd);
+	return err;
+}
+
 static const char *probe_reason(int err)
 {
 	return err == PROBE_NO_HOST ? "host name does not resolve" :
@@ -113,6 +134,13 @@ static int tcti_probe(const char *conf)
 	if (tcti_is(conf, "swtpm") || tcti_is(conf, "mssim")) {
 		char host[256], port[16];
 
+		if (tcti_is(conf, "swtpm") && strstr(conf, "path=")) {
+			char sock[256];
+
+			if (!tcti_param(conf, "path", sock, sizeof(sock)))
+				return ENAMETOOLONG;
+			return unix_probe(sock);
+		}
 		if (!tcti_param(conf, "host", host, sizeof(host)))
 			strcpy(host, "localhost");
 		if (!tcti_param(conf, "port", port, sizeof(port)))

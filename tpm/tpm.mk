@@ -61,7 +61,7 @@ build/fuzz/fuzz-tpm-sealed: tests/tpm/fuzz_sealed.c $(TPM_LIB_SRCS) tpm/elfsig_t
 FUZZ_TARGETS += fuzz-tpm
 fuzz-tpm: build/fuzz/fuzz-tpm-sealed
 	@mkdir -p build/fuzz/corpus-tpm-sealed
-	build/fuzz/fuzz-tpm-sealed -max_total_time=$(or $(FUZZ_SECONDS),60) \
+	TSS2_LOG=all+none build/fuzz/fuzz-tpm-sealed -max_total_time=$(or $(FUZZ_SECONDS),60) \
 		-max_len=9000 build/fuzz/corpus-tpm-sealed tests/tpm/data
 
 $(O)/tpm-fuzz/replay-sealed: $(O)/tests/tpm/fuzz_sealed.o $(O)/tests/fuzz/standalone.o $(O)/libelfsig-tpm.a

@@ -15,6 +15,8 @@ struct opts {
 	struct kl_enroll_opts e;
 	const char *pcrs;
 	unsigned int measure_pcr;
+	bool pcrs_set;		/* given on the command line: change them */
+	bool measure_set;
 	bool force;
 };
 
@@ -25,8 +27,9 @@ int parse_opts(struct opts *o, int argc, char **argv);
 int add_certs(struct kl_policy *pol, int n, char **paths);
 /* Remove keys given as certificate files or sha256:HEX. */
 int remove_keys(struct kl_policy *pol, int n, char **args);
-/* Seal and write @pol (kl_enroll_commit), print the outcome. */
-int commit(const struct kl_policy *pol, const struct opts *o);
+/* Apply --pcrs/--measure-pcr if given, seal and write @pol
+ * (kl_enroll_commit), print the outcome. */
+int commit(struct kl_policy *pol, const struct opts *o);
 
 int cmd_create(struct opts *o, int argc, char **argv);
 int cmd_add(struct opts *o, int argc, char **argv);

@@ -26,11 +26,13 @@ const char usage_text[] =
 "Options:\n"
 "  -p, --policy FILE      policy file (default /etc/elfsig/policy)\n"
 "  -s, --sealed FILE      sealed digest (default /etc/elfsig/policy.sealed)\n"
-"      --pcrs SEL         PCRs to seal to (create; default " KL_DEFAULT_PCRS ")\n"
-"      --measure-pcr N    PCR the loader extends (create; default 13)\n"
+"      --pcrs SEL         PCRs to seal to (default " KL_DEFAULT_PCRS " for\n"
+"                         create; with add, remove, reseal: change them)\n"
+"      --measure-pcr N    PCR the loader extends (default 13 for create;\n"
+"                         with add, remove, reseal: change it)\n"
 "      --pcr-values FILE  seal to these values (\"sha256:N=HEX\" lines, as\n"
-"                         printed by elfsig-tpm pcrread) instead of the\n"
-"                         current ones\n"
+"                         printed by elfsig-tpm pcrread, or tpm2_pcrread\n"
+"                         output) instead of the current ones\n"
 "  -T, --tcti TCTI        TPM (default $TPM2TOOLS_TCTI, else device:/dev/tpmrm0)\n"
 "      --srk-handle H     persistent SRK handle (default: derive the SRK)\n"
 "  -f, --force            create: replace an existing policy\n"
@@ -74,7 +76,10 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		case 's': o->e.sealed_path = optarg; break;
 		case 'T': o->e.tcti = optarg; break;
 		case 'f': o->force = true; break;
-		case OPT_PCRS: o->pcrs = optarg; break;
+		case OPT_PCRS:
+			o->pcrs = optarg;
+			o->pcrs_set = true;
+			break;
 		case OPT_VALUES: o->e.pcr_values = optarg; break;
 		case OPT_MEASURE:
 			errno = 0;
@@ -83,6 +88,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 			    v >= ELFSIG_TPM_MAX_PCRS)
 				return usage_err("--measure-pcr: expected 0..23");
 			o->measure_pcr = (unsigned int)v;
+			o->measure_set = true;
 			break;
 		case OPT_SRK:
 			errno = 0;
@@ -161,10 +167,14 @@ int remove_keys(struct kl_policy *pol, int n, char **args)
 	return 0;
 }
 
-int commit(const struct kl_policy *pol, const struct opts *o)
+int commit(struct kl_policy *pol, const struct opts *o)
 {
 	char sel[128] = "?";
 
+	if (o->pcrs_set && elfsig_tpm_pcrsel_parse(o->pcrs, &pol->sel))
+		return EXIT_USAGE;
+	if (o->measure_set)
+		pol->measure_pcr = o->measure_pcr;
 	if (kl_enroll_commit(pol, &o->e))
 		return EXIT_FAIL;
 	elfsig_tpm_pcrsel_format(&pol->sel, sel, sizeof(sel));

@@ -186,6 +186,8 @@ int kl_cert_load(int dirfd, const char *path, struct kl_cert *cert)
 	size_t len;
 	int err;
 
+	if (!path)
+		return -EINVAL;
 	if (!cert->name && !(cert->name = strdup(path)))
 		return -ENOMEM;
 	err = kl_read_file(dirfd, path, KL_CERT_MAX_SIZE, &buf, &len);

@@ -63,9 +63,9 @@ int kl_enroll_commit(const struct kl_policy *pol,
 		     const struct kl_enroll_opts *o)
 {
 	struct elfsig_tpm_sealed *sealed = NULL;
-	uint8_t digest[KL_FP_LEN];
-	char *text;
-	size_t len;
+	char *text, *stmp = NULL, *ptmp = NULL;
+	uint8_t digest[KL_FP_LEN], *sbuf = NULL;
+	size_t len, slen = 0;
 	int err;
 
 	err = kl_policy_check_pcrs(&pol->sel, pol->measure_pcr);
@@ -77,13 +77,28 @@ int kl_enroll_commit(const struct kl_policy *pol,
 	kl_sha256(text, len, digest);
 	err = seal_digest(pol, o, digest, &sealed);
 	OPENSSL_cleanse(digest, sizeof(digest));
-	/* A crash between the two writes leaves a mismatch the loader
-	 * refuses (no key loaded): it fails closed. */
 	if (!err)
-		err = kl_write_atomic(o->policy_path, text, len, 0644);
+		err = elfsig_tpm_sealed_serialize(sealed, &sbuf, &slen);
+	/* Both files are written and synced under temporary names first, so
+	 * a failure (full disk, missing directory) changes nothing; then two
+	 * renames. A crash between those leaves a pair that does not match,
+	 * which the loader refuses (no key loaded): it fails closed. */
 	if (!err)
-		err = elfsig_tpm_sealed_write_file(sealed, o->sealed_path);
+		err = kl_write_prepare(o->sealed_path, sbuf, slen, 0644, &stmp);
+	if (!err)
+		err = kl_write_prepare(o->policy_path, text, len, 0644, &ptmp);
+	if (err) {
+		kl_write_abort(stmp);
+		kl_write_abort(ptmp);
+	} else {
+		err = kl_write_commit(stmp, o->sealed_path);
+		if (err)
+			kl_write_abort(ptmp);
+		else
+			err = kl_write_commit(ptmp, o->policy_path);
+	}
 	elfsig_tpm_sealed_free(sealed);
+	free(sbuf);
 	free(text);
 	return err;
 }

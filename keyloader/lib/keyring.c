@@ -76,6 +76,44 @@ int kl_keyring_find(const char *name, int32_t *id)
 	return err;
 }
 
+int kl_keyring_check_description(const char *d)
+{
+	static const char *const shared[] = { "_uid.", "_uid_ses.", "_persistent." };
+	const char *name;
+	size_t i;
+
+	/* "type;uid;gid;perm;description" */
+	if (strncmp(d, "keyring;", 8)) {
+		kl_err("'%.60s' is not a keyring", d);
+		return -ENOTDIR;
+	}
+	name = strrchr(d, ';') + 1;
+	for (i = 0; i < ARRAY_SIZE(shared); i++) {
+		if (!strncmp(name, shared[i], strlen(shared[i]))) {
+			kl_err("refusing to lock %.60s: every process of that user shares it (use a keyring of your own, e.g. in a keyctl session)",
+			       name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Locking is irreversible: never the keyring a whole user shares. */
+static int check_keyring(int32_t id, const char *spec)
+{
+	char *desc = NULL;
+	int err;
+
+	if (keyctl_describe_alloc(id, &desc) < 0) {
+		err = -errno;
+		kl_err("keyring %s: %s", spec, strerror(errno));
+		return err;
+	}
+	err = kl_keyring_check_description(desc);
+	free(desc);
+	return err;
+}
+
 int kl_keyring_resolve(const char *spec, int32_t *id)
 {
 	static const struct { const char *name; int32_t id; } special[] = {
@@ -90,8 +128,12 @@ int kl_keyring_resolve(const char *spec, int32_t *id)
 	size_t i;
 	long r;
 
-	if (!strncmp(spec, "%:", 2))
-		return kl_keyring_find(spec + 2, id);
+	int err;
+
+	if (!strncmp(spec, "%:", 2)) {
+		err = kl_keyring_find(spec + 2, id);
+		return err ? err : check_keyring(*id, spec);
+	}
 	for (i = 0; i < ARRAY_SIZE(special); i++) {
 		if (strcmp(spec, special[i].name))
 			continue;
@@ -101,7 +143,7 @@ int kl_keyring_resolve(const char *spec, int32_t *id)
 			return -errno;
 		}
 		*id = (int32_t)r;
-		return 0;
+		return check_keyring(*id, spec);
 	}
 	errno = 0;
 	v = strtoul(spec, &end, 0);
@@ -111,7 +153,7 @@ int kl_keyring_resolve(const char *spec, int32_t *id)
 		return -EINVAL;
 	}
 	*id = (int32_t)v;
-	return 0;
+	return check_keyring(*id, spec);
 }
 
 int kl_keyring_add(int32_t keyring, const uint8_t *der, size_t len,

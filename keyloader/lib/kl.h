@@ -56,6 +56,19 @@ int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 int kl_write_atomic(const char *path, const void *data, size_t len,
 		    unsigned int mode);
 
+/**
+ * kl_write_prepare() / kl_write_commit() / kl_write_abort() - the two
+ * halves of kl_write_atomic(), to write several files and rename them all
+ * only once every one of them is safely on disk
+ * @tmp_out: the temporary file, handed to commit (rename) or abort
+ * (unlink); both free it
+ * Return: 0 or a negative errno (commit, abort: the file is gone).
+ */
+int kl_write_prepare(const char *path, const void *data, size_t len,
+		     unsigned int mode, char **tmp_out);
+int kl_write_commit(char *tmp, const char *path);
+void kl_write_abort(char *tmp);
+
 void kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN]);
 void kl_hex(const uint8_t *in, size_t len, char *out);	/* out: 2*len+1 */
 /* Exactly 2*@len hex digits. Return: 0 or -EBADMSG. */
@@ -144,8 +157,15 @@ int kl_keyring_find(const char *name, int32_t *id);
 /** kl_keyring_find_in() - the same, over a /proc/keys-format stream. */
 int kl_keyring_find_in(FILE *f, const char *name, int32_t *id);
 /** kl_keyring_resolve() - a keyring ID, "@s"/"@u"/"@us"/"@p"/"@t", or
- * "%:NAME" (found by name). Return: 0 or a negative errno. */
+ * "%:NAME" (found by name); it must be a keyring, and not one that every
+ * process of a user shares (kl_keyring_check_description).
+ * Return: 0 or a negative errno. */
 int kl_keyring_resolve(const char *spec, int32_t *id);
+/** kl_keyring_check_description() - @desc as keyctl_describe() gives it:
+ * a keyring, not a user's or user-session or persistent keyring (a
+ * process without a session keyring gets the user-session one for @s).
+ * Return: 0, -ENOTDIR or -EINVAL. */
+int kl_keyring_check_description(const char *desc);
 /** kl_keyring_add() - add_key("asymmetric", "", der) into @keyring.
  * Return: 0 and *@key, -EPERM when the keyring is locked, or -errno. */
 int kl_keyring_add(int32_t keyring, const uint8_t *der, size_t len,

@@ -161,17 +161,15 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int kl_write_atomic(const char *path, const void *data, size_t len,
-		    unsigned int mode)
+int kl_write_prepare(const char *path, const void *data, size_t len,
+		     unsigned int mode, char **tmp_out)
 {
-	char *tmp = NULL, *dcopy = NULL;
-	int fd = -1, dfd, err;
+	char *tmp;
+	int fd, err;
 
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
-		tmp = NULL;
-		err = -ENOMEM;
-		goto fail;
-	}
+	*tmp_out = NULL;
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+		return -ENOMEM;
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
@@ -186,27 +184,57 @@ int kl_write_atomic(const char *path, const void *data, size_t len,
 		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
-	fd = -1;
-	if (!err && rename(tmp, path))
-		err = -errno;
 	if (err) {
-		kl_err("%s: cannot write: %s", path, strerror(-err));
+		kl_err("%s: cannot write: %s", tmp, strerror(-err));
 		unlink(tmp);
-		goto fail;
+		free(tmp);
+		return err;
 	}
-	/* Make the rename itself durable. */
-	dcopy = strdup(path);
-	if (dcopy) {
+	*tmp_out = tmp;
+	return 0;
+}
+
+int kl_write_commit(char *tmp, const char *path)
+{
+	char *dcopy;
+	int dfd, err = 0;
+
+	if (!tmp || !path)
+		return -EINVAL;
+	if (rename(tmp, path)) {
+		err = -errno;
+		kl_err("%s: cannot rename into place: %s", path,
+		       strerror(errno));
+		unlink(tmp);
+	} else if ((dcopy = strdup(path))) {
+		/* Make the rename itself durable. */
 		dfd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (dfd >= 0) {
 			fsync(dfd);
 			close(dfd);
 		}
+		free(dcopy);
 	}
-fail:
-	free(dcopy);
 	free(tmp);
 	return err;
+}
+
+void kl_write_abort(char *tmp)
+{
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+}
+
+int kl_write_atomic(const char *path, const void *data, size_t len,
+		    unsigned int mode)
+{
+	char *tmp;
+	int err;
+
+	err = kl_write_prepare(path, data, len, mode, &tmp);
+	return err ? err : kl_write_commit(tmp, path);
 }
 
 void kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN])

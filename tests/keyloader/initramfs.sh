@@ -75,6 +75,17 @@ unmkinitramfs "$IMG" "$X" 2>/dev/null
 grep -q "^/scripts/init-top/elfsig " "$X/scripts/init-top/ORDER" 2>/dev/null &&
 	t_pass "the init-top script is in the boot ORDER" ||
 	t_fail "the init-top script is in the boot ORDER" "$(cat "$X/scripts/init-top/ORDER" 2>&1)"
+# Before any other userspace that matters: ahead of udev (init-top's own
+# udev start) in the order the initramfs' init runs the scripts.
+ord_elfsig=$(grep -n "^/scripts/init-top/elfsig " "$X/scripts/init-top/ORDER" | cut -d: -f1)
+ord_udev=$(grep -n "^/scripts/init-top/udev " "$X/scripts/init-top/ORDER" | cut -d: -f1)
+if [ -z "$ord_udev" ]; then
+	t_skip "init-top: the loader runs before udev" "no udev script in this image"
+elif [ -n "$ord_elfsig" ] && [ "$ord_elfsig" -lt "$ord_udev" ]; then
+	t_pass "init-top: the loader runs before udev"
+else
+	t_fail "init-top: the loader runs before udev" "$(tr '\n' '|' < "$X/scripts/init-top/ORDER")"
+fi
 # shellcheck disable=SC2012 # two fixed names, first that exists
 LDSO=$(cd "$X" && ls usr/lib64/ld-linux-x86-64.so.2 lib64/ld-linux-x86-64.so.2 2>/dev/null | head -n 1)
 unresolved=

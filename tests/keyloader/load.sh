@@ -237,6 +237,14 @@ PY
 	KR=$(keyctl newring kr-nocerts @s)
 	run_loader -c "$D/no-such-dir"
 	expect "certificate directory missing: 0 keys, locked" 3 0
+	KR=$(keyctl newring kr-notring @s)
+	UK=$(keyctl add user not-a-keyring data "$KR")
+	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+		-k "$UK" --kmsg none -l "$D/events" >"$D/out" 2>&1
+	RC=$?
+	[ "$RC" = 7 ] && grep -q "is not a keyring" "$D/out" &&
+		t_pass "--keyring naming a key that is no keyring: status 7" ||
+		t_fail "--keyring naming a key that is no keyring: status 7" "exit $RC: $(cat "$D/out")"
 	KR=$(keyctl newring kr-usage @s)
 	timeout 30 "$KL" -k "$KR" --kmsg none --bogus >"$D/out" 2>&1; RC=$?
 	expect "bad command line: status 2, keyring still locked" 2 0
@@ -282,6 +290,19 @@ PY
 		grep -q "unseals in the current PCR state (2 keys)" "$D/out" &&
 		t_pass "enroll check: passes in the next state" ||
 		t_fail "enroll check: passes in the next state" "$(cat "$D/out")"
+	# Move to another selection and measurement PCR: one command.
+	"$ENROLL" reseal "${P[@]}" --pcrs sha256:0,7 --measure-pcr 14 >"$D/out" 2>&1 &&
+		"$ENROLL" show "${P[@]}" | grep -q "sealed to sha256:0,7, measured into PCR 14" &&
+		t_pass "reseal --pcrs --measure-pcr changes the policy" ||
+		t_fail "reseal --pcrs --measure-pcr changes the policy" "$(cat "$D/out")"
+	tpm2_pcrextend "4:sha256=$ext"	# no longer sealed to
+	KR=$(keyctl newring kr-moved @s)
+	: > "$D/events"
+	run_loader
+	expect "after the move, PCR 4 no longer matters" 0 2
+	[ "$(grep -c '^14 sha256:' "$D/events")" = 3 ] && ! grep -q '^13 ' "$D/events" &&
+		t_pass "events go to the new measurement PCR 14" ||
+		t_fail "events go to the new measurement PCR 14" "$(cut -c1-40 "$D/events" | tr '\n' '|')"
 else
 	t_fail "rotate" "enrol failed"
 fi
@@ -350,21 +371,39 @@ fi
 # both files untouched; a measurement PCR that is sealed or resettable.
 if case_setup values k1.pem k2.pem; then
 	P=(-p "$D/policy" -s "$D/policy.sealed")
-	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
 	good=$(tpm2_pcrread sha256:0,2,4,7 | sed -n 's/^ *\([0-9]*\) *: 0x\(.*\)/sha256:\1=\2/p')
-	bad=0
 	printf '%s\n' "$good" | grep -v 'sha256:7=' > "$D/v1"			# PCR 7 missing
 	{ printf '%s\n' "$good"; echo "sha256:7=$(printf '%064d' 0)"; } > "$D/v2"	# PCR 7 twice
 	printf '%s\n' "$good" | sed 's/^sha256:4=\(.\{10\}\).*/sha256:4=\1/' > "$D/v3"	# short
 	printf '%s\n' "$good" | sed 's/^sha256:2=./sha256:2=g/' > "$D/v4"		# not hex
 	{ printf '%s\n' "$good"; echo "sha256:99=00"; } > "$D/v5"			# bad index
 	head -c 300 /dev/urandom > "$D/v6"
+	# tpm2_pcrread's own output is accepted as it is (all banks listed).
+	tpm2_pcrread sha1:0,2,4,7+sha256:0,2,4,7 > "$D/v-tpm2"
+	if "$ENROLL" reseal "${P[@]}" --pcr-values "$D/v-tpm2" >"$D/out" 2>&1 &&
+	   "$ENROLL" check "${P[@]}" >>"$D/out" 2>&1; then
+		t_pass "--pcr-values takes tpm2_pcrread output"
+	else
+		t_fail "--pcr-values takes tpm2_pcrread output" "$(cat "$D/out")"
+	fi
+	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
+	bad=0
 	for v in v1 v2 v3 v4 v5 v6; do
 		"$ENROLL" reseal "${P[@]}" --pcr-values "$D/$v" >"$D/out" 2>&1 && bad=$((bad + 1))
 	done
 	[ "$bad" = 0 ] && [ "$(cat "$D/policy" "$D/policy.sealed" | sha256sum)" = "$sums" ] &&
 		t_pass "malformed PCR value files refused, files untouched" ||
 		t_fail "malformed PCR value files refused, files untouched" "$bad accepted"
+	# A write that fails (here: no directory for the sealed object)
+	# changes neither file and leaves no temporary behind.
+	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
+	if ! "$ENROLL" add -p "$D/policy" -s "$D/nodir/policy.sealed" "$T_TMP/k3.pem" >"$D/out" 2>&1 &&
+	   [ "$(cat "$D/policy" "$D/policy.sealed" | sha256sum)" = "$sums" ] &&
+	   [ -z "$(find "$D" -maxdepth 1 -name '*.tmp.*')" ]; then
+		t_pass "a failed write changes nothing, leaves no temporary file"
+	else
+		t_fail "a failed write changes nothing, leaves no temporary file" "$(cat "$D/out"; ls "$D")"
+	fi
 	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --pcrs sha256:0,7,13 "$T_TMP/k1.pem" >"$D/out" 2>&1
 	rc1=$?
 	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --measure-pcr 16 "$T_TMP/k1.pem" >"$D/out" 2>&1
@@ -402,4 +441,33 @@ if case_setup nolog k1.pem k2.pem; then
 else
 	t_fail "nolog" "enrol failed"
 fi
+
+# 15. The real /dev/kmsg (not a file): each line is one kernel log record.
+# (glibc's dprintf() silently writes nothing to /dev/kmsg; a file does not
+# show that.)
+if [ -w /dev/kmsg ] && dmesg >/dev/null 2>&1 && case_setup kmsg k1.pem; then
+	token=kmsgprobe-$$-$RANDOM
+	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/$token" \
+		-k "$KR" -l "$D/events" --kmsg /dev/kmsg >"$D/out" 2>&1
+	RC=$?
+	if dmesg | grep -q "elfsig-keyloader: $D/$token: cannot open certificate directory" &&
+	   dmesg | grep -q "elfsig-keyloader: 0 keys loaded into $KR, keyring locked (exit 3"; then
+		t_pass "the lines reach the kernel log through /dev/kmsg"
+	else
+		t_fail "the lines reach the kernel log through /dev/kmsg" "$(dmesg | tail -n 3 | tr '\n' '|')"
+	fi
+else
+	t_skip "the lines reach the kernel log through /dev/kmsg" "/dev/kmsg not writable or dmesg not readable here"
+fi
+
+# 16. What the lookup by name relies on: no process can make a keyring
+# whose name starts with a dot, neither with add_key nor by joining a
+# named session keyring.
+e1=$(keyctl newring .elfsig @s 2>&1)
+e2=$(keyctl session .elfsig true 2>&1)
+case "$e1/$e2" in
+*"Operation not permitted"*/*"Operation not permitted"*)
+	t_pass "a user cannot create a keyring named .elfsig" ;;
+*)	t_fail "a user cannot create a keyring named .elfsig" "$e1 / $e2" ;;
+esac
 exit 0

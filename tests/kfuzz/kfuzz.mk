@@ -41,3 +41,4 @@ fuzz-kernel: deps all $(FUZZ_DIR)/fuzz-kernel-parse
 
 CHECK_PREREQS += $(O)/kfuzz/replay-kernel-parse
 CHECK_SUITES  += tests/kfuzz/test-kfuzz.sh
+fuzz: fuzz-kernel

@@ -85,8 +85,7 @@ cell "cppcheck: zero findings" cppcheck --enable=warning,style,performance,porta
 
 scan() {
 	rm -rf build/scan build/matrix/scan
-	scan-build --status-bugs -o build/scan make -s O=build/matrix/scan CC=clang \
-		build/matrix/scan/signelf build/matrix/scan/libelfsig.so
+	scan-build --status-bugs -o build/scan make -s O=build/matrix/scan CC=clang all
 }
 cell "clang scan-build: zero findings" scan
 

@@ -38,6 +38,26 @@ expect_err unresolvable-host 3 "elfsig-tpm: TPM not reachable at swtpm:host=tpm.
 expect_err unseal-unreachable 3 "elfsig-tpm: TPM not reachable at *Connection refused" \
 	"$T" pcrextend --pcr 7 --data x --tcti "swtpm:host=127.0.0.1,port=$port"
 
+# swtpm on a Unix socket (swtpm:path=): probed as such, and it works.
+expect_err unix-socket-missing 3 "elfsig-tpm: TPM not reachable at swtpm:path=$T_TMP/nosock: No such file or directory" \
+	"$T" pcrread sha256:0 --tcti "swtpm:path=$T_TMP/nosock"
+if command -v swtpm >/dev/null; then
+	mkdir "$T_TMP/us"
+	swtpm socket --tpm2 --tpmstate dir="$T_TMP/us" --server type=unixio,path="$T_TMP/us/sock" \
+		--ctrl type=unixio,path="$T_TMP/us/sock.ctrl" --flags not-need-init,startup-clear \
+		--pid file="$T_TMP/us/pid" --daemon
+	t_on_exit "kill \$(cat $T_TMP/us/pid) 2>/dev/null"
+	printf 'over a unix socket' >"$T_TMP/us/s"
+	if timeout 30 "$T" seal --tcti "swtpm:path=$T_TMP/us/sock" --pcrs sha256:0 --in "$T_TMP/us/s" --out "$T_TMP/us/o" &&
+		[ "$(timeout 30 "$T" unseal --tcti "swtpm:path=$T_TMP/us/sock" --in "$T_TMP/us/o")" = "over a unix socket" ]; then
+		t_pass unix-socket-swtpm-works
+	else
+		t_fail unix-socket-swtpm-works
+	fi
+else
+	t_skip unix-socket-swtpm-works "swtpm not installed"
+fi
+
 # The convention: --tcti, else TPM2TOOLS_TCTI, else device:/dev/tpmrm0.
 expect_err tcti-from-env 3 "elfsig-tpm: TPM not reachable at swtpm:host=127.0.0.1,port=$port: *" \
 	env TPM2TOOLS_TCTI="swtpm:host=127.0.0.1,port=$port" "$T" pcrread sha256:0

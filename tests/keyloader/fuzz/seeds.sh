@@ -15,5 +15,6 @@ kl_fuzz_seeds() {
 	{ printf '\x01'; cat "$d/.pem"; } > "$d/cert-pem"
 	{ printf '\x01'; cat "$d/.der"; } > "$d/cert-der"
 	{ printf '\x02'; for i in 0 2 4 7; do printf 'sha256:%d=%064x\n' "$i" "$i"; done; } > "$d/pcrs"
+	{ printf '\x02  sha1:\n    0 : 0x%040x\n  sha256:\n' 0; for i in 0 2 4 7; do printf '    %d : 0x%064X\n' "$i" "$i"; done; } > "$d/pcrs-tpm2"
 	rm -f "$d/.key" "$d/.pem" "$d/.der"
 }

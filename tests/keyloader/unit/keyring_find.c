@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * keyring_find.c - unit test of the /proc/keys lookup that finds .elfsig:
- * only a keyring, only the exact name, never two, hostile lines skipped.
+ * only a keyring, only the exact name, never two, hostile lines skipped;
+ * and of the check that refuses to lock a keyring a whole user shares.
  * Prints the project's PASS/FAIL lines.
  */
 #include <errno.h>
@@ -33,6 +34,18 @@ static void check(const char *name, const char *content, int want_err,
 	if (err != want_err || (!err && id != want_id)) {
 		printf("FAIL: %s: got %d/%#x, want %d/%#x\n", name, err,
 		       (unsigned int)id, want_err, (unsigned int)want_id);
+		failed++;
+	} else {
+		printf("PASS: %s\n", name);
+	}
+}
+
+static void desc(const char *name, const char *d, int want)
+{
+	int err = kl_keyring_check_description(d);
+
+	if (err != want) {
+		printf("FAIL: %s: got %d, want %d\n", name, err, want);
 		failed++;
 	} else {
 		printf("PASS: %s\n", name);
@@ -84,5 +97,12 @@ int main(void)
 		 longline);
 	check("keyring: a match inside an overlong line is not one", buf,
 	      -ENOKEY, 0);
+	desc("describe: a keyring of one's own", "keyring;0;0;3f010000;kr-test", 0);
+	desc("describe: the .elfsig keyring", "keyring;0;0;3f2f0000;.elfsig", 0);
+	desc("describe: a session keyring", "keyring;0;0;3f030000;_ses", 0);
+	desc("describe: the user keyring is refused", "keyring;0;65534;1f3f0000;_uid.0", -EINVAL);
+	desc("describe: the user-session keyring is refused", "keyring;0;65534;1f3f0000;_uid_ses.0", -EINVAL);
+	desc("describe: a persistent keyring is refused", "keyring;0;0;3f3f0000;_persistent.0", -EINVAL);
+	desc("describe: not a keyring", "user;0;0;3f010000;_uid.0", -ENOTDIR);
 	return 0;
 }
