@@ -133,7 +133,7 @@ enforce)
 	$P sleep 60 &
 	U=$!
 	sleep 1
-	for op in attach seize memread memwrite vmread vmwrite; do
+	for op in attach seize memread memwrite vmread vmwrite getfd; do
 		expect_probe "root cannot $op a verified process" 1 $P $op $V
 		expect_probe "control: root can $op an unsigned process" 0 $P $op $U
 	done

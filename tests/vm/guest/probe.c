@@ -104,6 +104,20 @@ static int do_vm(pid_t pid, int write)
 	return report(write ? "vmwrite" : "vmread", rc);
 }
 
+/* Take the target's stdin through pidfd_getfd() (PTRACE_MODE_ATTACH). */
+static int do_getfd(pid_t pid)
+{
+	long pfd = syscall(SYS_pidfd_open, pid, 0), fd;
+
+	if (pfd < 0)
+		return report("getfd", -1);
+	fd = syscall(SYS_pidfd_getfd, (int)pfd, 0, 0);
+	if (fd >= 0)
+		close(fd);
+	close(pfd);
+	return report("getfd", fd);
+}
+
 /* fork + exec PATH, print how it ended: exit N, signal N, exec-error E */
 static int do_exec(char **argv, int traceme)
 {
@@ -174,7 +188,7 @@ static int do_dmesg(void)
 
 static int usage(void)
 {
-	fputs("usage: probe exec|traceme-exec PATH [ARG...] | attach|seize|memread|memwrite|vmread|vmwrite PID\n"
+	fputs("usage: probe exec|traceme-exec PATH [ARG...] | attach|seize|memread|memwrite|vmread|vmwrite|getfd PID\n"
 	      "       | kexec-load | kexec-file | whoami | run-as UID PATH [ARG...] | sleep SEC\n"
 	      "       | memlock | dmesg | poweroff\n", stderr);
 	return 2;
@@ -202,6 +216,8 @@ int main(int argc, char **argv)
 		return do_vm(pid, 0);
 	if (!strcmp(cmd, "vmwrite") && pid)
 		return do_vm(pid, 1);
+	if (!strcmp(cmd, "getfd") && pid)
+		return do_getfd(pid);
 	if (!strcmp(cmd, "kexec-load"))	/* no segments: unload */
 		return report("kexec-load", syscall(SYS_kexec_load, 0UL, 0UL, NULL, 0UL));
 	if (!strcmp(cmd, "kexec-file"))
