@@ -500,8 +500,10 @@ static int parse_sections(struct elfsig_elf *elf)
 	for (i = 0; i < elf->shnum; i++) {
 		const char *name;
 
-		if (i == 0 && elf->shdrs[0].type == SHT_NULL)
-			continue;
+		/*
+		 * Every entry counts, the null section 0 too: the kernel looks
+		 * at every name, so a ".signature" there is a second one.
+		 */
 		name = section_name(elf, i);
 		if (!name) {
 			ret = -EBADMSG;

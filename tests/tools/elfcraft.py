@@ -273,6 +273,10 @@ def cmd_hostile(signed, outdir):
         name = e.shdrs()[si]["name"]
         sh_set(other, "name", name)(e)
     mutate("two-signature-sections", two_sigs)
+    # The null section 0 named ".signature" (found by fuzzing: the kernel
+    # counts it, so libelfsig must too).
+    mutate("null-section-named-signature",
+           lambda e: sh_set(0, "name", e.shdrs()[si]["name"])(e))
 
     def strtab_past_eof(e):
         sh_set(e.h["shstrndx"], "offset", size - 2)(e)
