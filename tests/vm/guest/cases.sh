@@ -63,6 +63,23 @@ add_keys() {
 lock() { keyctl restrict_keyring %keyring:.elfsig; }
 
 set_mode() { echo "$1" 2>/dev/null > /proc/sys/fs/elfsig/mode; }
+# cstat NAME: one field of /proc/sys/fs/elfsig/cache_stats
+# ("entries N kb N hits N misses N").
+cstat() { read -r _s < /proc/sys/fs/elfsig/cache_stats; _v=${_s#*"$1" }; echo "${_v%% *}"; }
+# expect_hit NAME WANT CMD...: expect, and the exec must be a cache hit.
+expect_hit() {
+	_h0=$(cstat hits)
+	expect "$@"
+	_h1=$(cstat hits)
+	[ "$_h1" -gt "$_h0" ] && pass "$1: a cache hit" || fail "$1: a cache hit" "hits $_h0 -> $_h1"
+}
+# expect_miss NAME WANT CMD...: expect, and the exec must not be a hit.
+expect_miss() {
+	_h0=$(cstat hits)
+	expect "$@"
+	_h1=$(cstat hits)
+	[ "$_h1" = "$_h0" ] && pass "$1: not a cache hit" || fail "$1: not a cache hit" "hits $_h0 -> $_h1"
+}
 get_mode() { read -r _m < /proc/sys/fs/elfsig/mode; echo "$_m"; }
 
 echo "ELFSIG-VM: cases for mode $MODE"
@@ -178,6 +195,76 @@ verified"*) fail "malformed $n" "ran verified: $(oneline "$OUT")" ;;
 	[ "$refused" -ge 25 ] && pass "at least 25 malformed files refused ($refused)" ||
 		fail "at least 25 malformed files refused" "only $refused"
 	sleep 6
+
+	# 11. the verified-image cache (not in the 6.1 series)
+	if [ -r /proc/sys/fs/elfsig/cache_stats ]; then
+	C=$T/cache.bin
+	cat $T/hello.rsa > $C && chmod 755 $C
+	expect_miss "cache: first exec verifies" "*hello*RESULT exit 0*" $C
+	expect_hit "cache: second exec" "*hello*RESULT exit 0*" $C
+	ln $C $T/cache.link	# a new link count changes ctime: a miss
+	expect_miss "cache: through a new hard link" "*hello*RESULT exit 0*" $T/cache.link
+	expect_hit "cache: the same inode by its other name" "*hello*RESULT exit 0*" $C
+	expect "cache: hit is verified" "verified*RESULT exit 0*" $PS whoami
+	expect_hit "cache: hit is verified (again)" "verified*RESULT exit 0*" $PS whoami
+	$PS sleep 60 &
+	V=$!
+	sleep 1
+	n=$(grep -c " $PS\$" /proc/$V/maps)
+	[ "$n" -ge 2 ] && pass "cache: /proc/PID/maps names the binary ($n mappings)" ||
+		fail "cache: /proc/PID/maps names the binary" "$(oneline "$(cat /proc/$V/maps)")"
+	kill $V; wait 2>/dev/null
+	# in place: same inode, other bytes
+	cat $T/hello.tampered-load > $C
+	expect_miss "cache: tampered in place after caching is killed" "RESULT signal 9" $C
+	expect_log "cache: log: tampered in place" "path=$C: bad signature"
+	cat $T/hello.rsa > $C
+	expect "cache: restored in place runs" "*hello*RESULT exit 0*" $C
+	cat $PS > $C
+	expect_miss "cache: another signed binary in place runs as itself" "verified*RESULT exit 0*" $C whoami
+	expect_hit "cache: and is cached in turn" "verified*RESULT exit 0*" $C whoami
+	# keys cannot leave .elfsig (KEY_FLAG_KEEP), so a cached verdict stays
+	# true; the kernel still checks the key on every hit
+	expect "cache: p256 binary runs" "*hello*RESULT exit 0*" $T/hello.p256
+	expect_hit "cache: p256 binary cached" "*hello*RESULT exit 0*" $T/hello.p256
+	pk=
+	for k in $(keyctl rlist %keyring:.elfsig); do
+		case "$(keyctl rdescribe "$k")" in *p256*) pk=$k ;; esac
+	done
+	for op in unlink revoke invalidate; do
+		if [ -z "$pk" ]; then
+			fail "cache: root cannot $op a key in .elfsig" "no p256 key"
+		elif [ $op = unlink ] && keyctl unlink "$pk" %keyring:.elfsig > /dev/null 2>&1; then
+			fail "cache: root cannot $op a key in .elfsig" "it could"
+		elif [ $op != unlink ] && keyctl $op "$pk" > /dev/null 2>&1; then
+			fail "cache: root cannot $op a key in .elfsig" "it could"
+		else
+			pass "cache: root cannot $op a key in .elfsig"
+		fi
+	done
+	expect_hit "cache: p256 binary still cached" "*hello*RESULT exit 0*" $T/hello.p256
+	# size and switch
+	echo 1024 > /proc/sys/fs/elfsig/cache_kb
+	[ "$(cstat kb)" -le 1024 ] && pass "cache: shrinking cache_kb evicts" || fail "cache: shrinking cache_kb evicts" "kb $(cstat kb)"
+	e0=$(cstat entries)
+	OUT=$($P run-as 1000 $T/big.signed 2>&1)
+	case "$OUT" in
+	*"big ok 3"*"RESULT exit 0"*) pass "cache: image larger than cache_kb runs" ;;
+	*) fail "cache: image larger than cache_kb runs" "$(oneline "$OUT")" ;;
+	esac
+	[ "$(cstat entries)" = "$e0" ] && pass "cache: image larger than cache_kb not cached" ||
+		fail "cache: image larger than cache_kb not cached" "entries $e0 -> $(cstat entries)"
+	echo 0 > /proc/sys/fs/elfsig/cache_kb
+	[ "$(cstat entries)" = 0 ] && pass "cache: cache_kb=0 empties the cache" || fail "cache: cache_kb=0 empties the cache" "entries $(cstat entries)"
+	expect_miss "cache: off: signed binary runs" "*hello*RESULT exit 0*" $T/hello.rsa
+	expect_miss "cache: off: again, verified anew" "*hello*RESULT exit 0*" $T/hello.rsa
+	echo 65536 > /proc/sys/fs/elfsig/cache_kb
+	expect "cache: back on" "*hello*RESULT exit 0*" $T/hello.rsa
+	expect_hit "cache: back on: hit" "*hello*RESULT exit 0*" $T/hello.rsa
+	sleep 6
+	else
+		echo "ELFSIG-RESULT: SKIP: $MODE: cache: this kernel has no verified-image cache"
+	fi
 
 	# 6. tighten at run time: permissive refused, require accepted
 	set_mode permissive
