@@ -24,6 +24,28 @@ struct lib_view {
 };
 int kfuzz_lib_view(int fd, struct lib_view *v);
 
+/* The signer id (for the kernel's cache) points inside the section only. */
+static bool inside(const u8 *p, size_t n, const u8 *der, size_t len)
+{
+	return p >= der && n <= len && (size_t)(p - der) <= len - n;
+}
+
+static void check_signer(const u8 *der, size_t len, int shape,
+			 enum hash_algo algo)
+{
+	struct elfsig_signer who;
+	enum hash_algo algo2 = 0;
+
+	if (elfsig_pkcs7_parse(der, len, &algo2, &who) != shape ||
+	    (shape == 0 && algo2 != algo))
+		abort();	/* the two entry points must agree */
+	if (shape || !who.id)
+		return;
+	if (!who.id_len || !inside(who.id, who.id_len, der, len) ||
+	    (who.issuer && !inside(who.issuer, who.issuer_len, der, len)))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 void fuzz_report(void);
 
@@ -72,6 +94,7 @@ static void check_kernel(struct file *file, struct lib_view *lib)
 		if (!der || elfsig_read(file, der, sec.size, sec.offset))
 			abort();	/* and one inside the file */
 		shape = elfsig_pkcs7_hash_algo(der, sec.size, &algo);
+		check_signer(der, sec.size, shape, algo);
 	}
 out:
 	/*
