@@ -198,6 +198,16 @@ verified"*) fail "malformed $n" "ran verified: $(oneline "$OUT")" ;;
 
 	# 11. the verified-image cache (not in the 6.1 series)
 	if [ -r /proc/sys/fs/elfsig/cache_stats ]; then
+	# A signed image runs from the kernel's copy, where N(ehdr) zeroed the
+	# section table fields; an unsigned one is mapped from the file.
+	OUT=$($PS shoff 2>&1)
+	[ "$OUT" = "shoff 0" ] && pass "a verified image runs from the kernel's copy (e_shoff reads 0)" ||
+		fail "a verified image runs from the kernel's copy (e_shoff reads 0)" "$(oneline "$OUT")"
+	OUT=$($P shoff 2>&1)
+	case "$OUT" in
+	"shoff "[1-9]*) pass "control: an unsigned image is mapped from the file ($OUT)" ;;
+	*) fail "control: an unsigned image is mapped from the file" "$(oneline "$OUT")" ;;
+	esac
 	C=$T/cache.bin
 	cat $T/hello.rsa > $C && chmod 755 $C
 	expect_miss "cache: first exec verifies" "*hello*RESULT exit 0*" $C
@@ -318,6 +328,11 @@ off)
 	sleep 1
 	expect_probe "off: signed process gets no protection" 0 $P attach $V
 	kill $V; wait 2>/dev/null
+	OUT=$($PS shoff 2>&1)
+	case "$OUT" in
+	"shoff "[1-9]*) pass "off: a signed image is mapped from the file ($OUT)" ;;
+	*) fail "off: a signed image is mapped from the file" "$(oneline "$OUT")" ;;
+	esac
 	set_mode enforce
 	[ "$(get_mode)" = enforce ] && pass "sysctl tightens off to enforce" || fail "sysctl tightens off to enforce" "$(get_mode)"
 	expect "enforce after off: tampered binary killed" "RESULT signal 9" $T/hello.tampered-load

@@ -8,6 +8,7 @@
  * was refused with EPERM/EACCES, 2 on any other error.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -173,6 +174,19 @@ static int do_whoami(void)
 	return 0;
 }
 
+/*
+ * e_shoff of this process's ELF header as it sits in memory. A verified
+ * image runs from the kernel's copy, where the section table fields read
+ * as zero (N(ehdr) zeroes them); mapped from the file, they do not.
+ */
+extern const Elf64_Ehdr __ehdr_start;	/* the tests are x86-64 only */
+
+static int do_shoff(void)
+{
+	printf("shoff %llu\n", (unsigned long long)__ehdr_start.e_shoff);
+	return 0;
+}
+
 static int do_dmesg(void)
 {
 	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
@@ -190,7 +204,7 @@ static int usage(void)
 {
 	fputs("usage: probe exec|traceme-exec PATH [ARG...] | attach|seize|memread|memwrite|vmread|vmwrite|getfd PID\n"
 	      "       | kexec-load | kexec-file | whoami | run-as UID PATH [ARG...] | sleep SEC\n"
-	      "       | memlock | dmesg | poweroff\n", stderr);
+	      "       | memlock | shoff | dmesg | poweroff\n", stderr);
 	return 2;
 }
 
@@ -243,6 +257,8 @@ int main(int argc, char **argv)
 		printf("memlock: %llu\n", (unsigned long long)r.rlim_cur);
 		return 0;
 	}
+	if (!strcmp(cmd, "shoff"))
+		return do_shoff();
 	if (!strcmp(cmd, "dmesg"))
 		return do_dmesg();
 	if (!strcmp(cmd, "poweroff")) {
