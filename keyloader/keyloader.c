@@ -40,6 +40,7 @@ enum {
 	EXIT_UNLOCKED	= 8,	/* the keyring could NOT be locked */
 	EXIT_MEASURE	= 9,	/* loaded and locked, measurement incomplete */
 	EXIT_TIMEOUT	= 10,	/* watchdog fired; keyring locked */
+	EXIT_SRK	= 11,	/* not the storage root key sealed under */
 };
 
 static const char *const status_word[] = {
@@ -48,7 +49,7 @@ static const char *const status_word[] = {
 	[EXIT_TPM] = "tpm-error", [EXIT_UNSEAL] = "pcr-mismatch",
 	[EXIT_POLICY] = "policy-mismatch", [EXIT_KEYRING] = "keyring-error",
 	[EXIT_UNLOCKED] = "unlocked", [EXIT_MEASURE] = "measure-error",
-	[EXIT_TIMEOUT] = "timeout",
+	[EXIT_TIMEOUT] = "timeout", [EXIT_SRK] = "srk-mismatch",
 };
 
 struct run {
@@ -69,6 +70,7 @@ struct run {
 	struct kl_policy policy;
 	bool have_policy;
 	struct elfsig_tpm_sealed *sealed;
+	struct elfsig_tpm_opts tpm_opts; /* pinned to the sealed object's SRK */
 	struct kl_cert *certs;
 	size_t ncerts;
 	bool *selected;		/* per cert: enrolled and to be loaded */
@@ -172,8 +174,8 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 loaded, 1 partial, 2 usage, 3 bad input, 4 TPM error,\n"
 "5 PCR mismatch, 6 policy mismatch, 7 keyring error, 8 keyring NOT locked,\n"
-"9 measurement incomplete, 10 timeout. Every status but 8 leaves the\n"
-"keyring locked.\n");
+"9 measurement incomplete, 10 timeout, 11 not the enrolled TPM (storage\n"
+"root key). Every status but 8 leaves the keyring locked.\n");
 }
 
 /* Step 1: options. Return: 0, 1 for --help, or -EINVAL. */
@@ -295,6 +297,8 @@ static void read_inputs(struct run *r)
 		goto bad;
 	}
 	free(buf);
+	if (kl_sealed_pin(r->sealed, r->sealed_path, &r->tpm_opts))
+		goto bad;
 	if (kl_certdir_load(r->cert_dir, &r->certs, &r->ncerts))
 		goto bad;
 	return;
@@ -303,16 +307,17 @@ bad:
 }
 
 /* Step 4: the TPM releases the policy digest only in the enrolled PCR
- * state; the file we read must hash to it. */
+ * state; the file we read must hash to it. The SRK is pinned to the one
+ * the object was sealed under, so no other key salts the session and a
+ * forged unseal response cannot pass its HMAC. */
 static void verify_policy(struct run *r)
 {
-	struct elfsig_tpm_opts opts = {
-		.tcti = r->tcti, .srk_handle = r->srk_handle,
-	};
 	int err;
 
 	r->tpm_tried = true;
-	err = elfsig_tpm_open(&opts, &r->tpm);
+	r->tpm_opts.tcti = r->tcti;
+	r->tpm_opts.srk_handle = r->srk_handle;
+	err = elfsig_tpm_open(&r->tpm_opts, &r->tpm);
 	if (err) {
 		say(3, "TPM unavailable (%s): no key loaded", strerror(-err));
 		r->tpm = NULL;
@@ -327,6 +332,9 @@ static void verify_policy(struct run *r)
 		say(3, "%s: not the enrolled policy: no key loaded",
 		    r->policy_path);
 		fail(r, EXIT_POLICY);
+	} else if (err == -ENOKEY) {
+		say(3, "TPM's storage root key is not the enrolled one (another TPM, a cleared TPM, a substituted key or forged TPM responses): no key loaded");
+		fail(r, EXIT_SRK);
 	} else if (err) {
 		say(3, "unseal failed (%s): no key loaded", strerror(-err));
 		fail(r, EXIT_TPM);

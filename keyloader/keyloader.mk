@@ -34,11 +34,12 @@ $(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(O)/libelfsig-
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
 
 KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
-	     tests/keyloader/load.sh tests/keyloader/initramfs.sh \
-	     tests/keyloader/fuzz-replay.sh
+	     tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
+	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh
 CHECK_SUITES += $(KL_SUITES)
 ASAN_SUITES  += tests/keyloader/unit.sh tests/keyloader/policy.sh \
-		tests/keyloader/load.sh tests/keyloader/fuzz-replay.sh
+		tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
+		tests/keyloader/fuzz-replay.sh
 
 $(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a
 	@mkdir -p $(dir $@)

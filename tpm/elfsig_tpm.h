@@ -17,6 +17,9 @@
  *   -ENOSPC        the TPM ran out of object or session slots
  *   -EBUSY         the TPM is in dictionary-attack lockout or asks to retry
  *   -EKEYREJECTED  the TPM refused the object (wrong TPM or parent)
+ *   -ENOKEY        the storage root key is not the pinned one (its name
+ *                  differs: another TPM, a cleared owner seed, a
+ *                  substituted key or a forged TPM response)
  *   -EINVAL        invalid argument
  *   -EIO           any other TPM or TSS failure (the message has details)
  *
@@ -100,7 +103,8 @@ ELFSIG_TPM_API int elfsig_tpm_open(const struct elfsig_tpm_opts *opts,
  *
  * ESAPI computes the name from the very public area it uses to salt
  * sessions, so pinning it (elfsig_tpm_opts.srk_name) pins that key.
- * Return: 0 or a negative errno.
+ * Return: 0, -ENOKEY when a pin is set and the SRK's name differs, or a
+ * negative errno.
  */
 ELFSIG_TPM_API int elfsig_tpm_srk_name(struct elfsig_tpm *tpm, uint8_t *name,
 				       size_t *len);
@@ -223,10 +227,12 @@ ELFSIG_TPM_API int elfsig_tpm_seal_current(struct elfsig_tpm *tpm,
  * @len:    out, secret length
  *
  * The session is salted with the SRK and encrypts the response, so the
- * secret does not cross the TPM bus in clear.
+ * secret does not cross the TPM bus in clear. When @sealed records the
+ * SRK's name, an SRK with another name is refused first.
  * Return: 0, -EACCES when the PCRs no longer match (the message names the
- * PCRs that changed when the file records the sealed values), or a
- * negative errno.
+ * PCRs that changed when the file records the sealed values), -ENOKEY
+ * when the SRK is not the one the object records (or the pinned one), or
+ * a negative errno.
  */
 ELFSIG_TPM_API int elfsig_tpm_unseal(struct elfsig_tpm *tpm,
 				     const struct elfsig_tpm_sealed *sealed,
@@ -238,6 +244,21 @@ ELFSIG_TPM_API void elfsig_tpm_sealed_free(struct elfsig_tpm_sealed *sealed);
 /** elfsig_tpm_sealed_pcrsel() - Return: the object's PCR selection. */
 ELFSIG_TPM_API const struct elfsig_tpm_pcrsel *
 elfsig_tpm_sealed_pcrsel(const struct elfsig_tpm_sealed *sealed);
+
+/**
+ * elfsig_tpm_sealed_srk_name() - the TPM name of the SRK the object was
+ * sealed under, as recorded by elfsig_tpm_seal (file format version 2)
+ * @sealed: object
+ * @name:   out, points into @sealed; NULL when not recorded
+ *
+ * elfsig_tpm_unseal() refuses (-ENOKEY) an SRK with another name before
+ * it salts a session with it; pass it in elfsig_tpm_opts.srk_name to pin
+ * every use of the SRK on a connection.
+ * Return: the name's length, 0 when the object records none (a version 1
+ * file, or an object imported from tpm2-tools).
+ */
+ELFSIG_TPM_API size_t elfsig_tpm_sealed_srk_name(const struct elfsig_tpm_sealed *sealed,
+						 const uint8_t **name);
 
 /**
  * elfsig_tpm_sealed_serialize() - the sealed-object file format (docs/tpm.md)

@@ -132,6 +132,13 @@ int elfsig_tpm_seal(struct elfsig_tpm *t,
 	s->has_values = true;
 	s->values = *expected;
 	s->values.sel = expected->sel;
+	/* Recorded so that unsealing can refuse any other SRK before it
+	 * salts a session with it. */
+	ret = tpm_srk_name(t, srk, s->srk_name, &s->srk_name_len);
+	if (ret) {
+		free(s);
+		goto out;
+	}
 	*out = s;
 	ret = 0;
 out:
@@ -214,6 +221,8 @@ int elfsig_tpm_unseal(struct elfsig_tpm *t,
 
 	*len = 0;
 	ret = tpm_srk_get(t, &srk);
+	if (!ret && s->srk_name_len)
+		ret = tpm_srk_check_name(t, srk, s->srk_name, s->srk_name_len);
 	if (ret)
 		return ret;
 	ret = tpm_load(t, srk, &s->priv, &s->pub, &obj);

@@ -14,7 +14,8 @@
 
 #define SEALED_MAGIC		"ELFSIGSO"
 #define SEALED_MAGIC_LEN	8
-#define SEALED_VERSION		1
+#define SEALED_VERSION_1	1	/* no SRK name: elfsig before the pin */
+#define SEALED_VERSION		2	/* the SRK's name follows the values */
 #define SEALED_HDR_LEN		12	/* magic, be16 version, be16 flags */
 #define SEALED_F_VALUES		0x0001	/* the sealed PCR values follow */
 
@@ -27,6 +28,13 @@ const struct elfsig_tpm_pcrsel *
 elfsig_tpm_sealed_pcrsel(const struct elfsig_tpm_sealed *s)
 {
 	return &s->sel;
+}
+
+size_t elfsig_tpm_sealed_srk_name(const struct elfsig_tpm_sealed *s,
+				  const uint8_t **name)
+{
+	*name = s->srk_name_len ? s->srk_name : NULL;
+	return s->srk_name_len;
 }
 
 static uint16_t get_be16(const uint8_t *p)
@@ -69,6 +77,34 @@ static int check_public(const TPM2B_PUBLIC *pub)
 		tpm_err("sealed object: policy must be a SHA-256 PolicyPCR digest");
 		return -EBADMSG;
 	}
+	return 0;
+}
+
+/* Version 2: the SRK's TPM2B_NAME, nameAlg (a hash we know) || digest. */
+static int parse_srk_name(const uint8_t *buf, size_t len, size_t *off,
+			  struct elfsig_tpm_sealed *s)
+{
+	size_t n;
+
+	if (len - *off < 2) {
+		tpm_err("sealed object: truncated before the storage root key's name");
+		return -EBADMSG;
+	}
+	n = get_be16(buf + *off);
+	if (n > len - *off - 2) {
+		tpm_err("sealed object: storage root key name size %zu exceeds the %zu bytes left",
+			n, len - *off - 2);
+		return -EBADMSG;
+	}
+	if (n < 2 || n > ELFSIG_TPM_MAX_NAME ||
+	    n != 2 + elfsig_tpm_bank_size(get_be16(buf + *off + 2))) {
+		tpm_err("sealed object: malformed storage root key name (%zu bytes)",
+			n);
+		return -EBADMSG;
+	}
+	memcpy(s->srk_name, buf + *off + 2, n);
+	s->srk_name_len = n;
+	*off += 2 + n;
 	return 0;
 }
 
@@ -148,7 +184,7 @@ int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 	}
 	version = get_be16(buf + 8);
 	flags = get_be16(buf + 10);
-	if (version != SEALED_VERSION) {
+	if (version != SEALED_VERSION && version != SEALED_VERSION_1) {
 		tpm_err("sealed object: unsupported format version %u (this is version %d)",
 			version, SEALED_VERSION);
 		return -EBADMSG;
@@ -191,6 +227,11 @@ int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 			off += dsize;
 		}
 	}
+	if (version == SEALED_VERSION) {
+		ret = parse_srk_name(buf, len, &off, s);
+		if (ret)
+			goto fail;
+	}
 	ret = parse_public(buf, len, &off, &s->pub);
 	if (ret)
 		goto fail;
@@ -223,7 +264,9 @@ int elfsig_tpm_sealed_serialize(const struct elfsig_tpm_sealed *s,
 	if (!buf)
 		return -ENOMEM;
 	memcpy(buf, SEALED_MAGIC, SEALED_MAGIC_LEN);
-	put_be16(buf + 8, SEALED_VERSION);
+	/* An object without the SRK's name (imported from tpm2-tools, or
+	 * read from a version 1 file) is written as version 1, unchanged. */
+	put_be16(buf + 8, s->srk_name_len ? SEALED_VERSION : SEALED_VERSION_1);
 	put_be16(buf + 10, s->has_values ? SEALED_F_VALUES : 0);
 	tpm_pcrsel_to_tpml(&s->sel, &tpml);
 	if (Tss2_MU_TPML_PCR_SELECTION_Marshal(&tpml, buf, cap, &off))
@@ -239,6 +282,13 @@ int elfsig_tpm_sealed_serialize(const struct elfsig_tpm_sealed *s,
 			memcpy(buf + off, s->values.value[i], dsize);
 			off += dsize;
 		}
+	}
+	if (s->srk_name_len) {
+		if (cap - off < 2 + s->srk_name_len)
+			goto fail;
+		put_be16(buf + off, (uint16_t)s->srk_name_len);
+		memcpy(buf + off + 2, s->srk_name, s->srk_name_len);
+		off += 2 + s->srk_name_len;
 	}
 	if (Tss2_MU_TPM2B_PUBLIC_Marshal(&s->pub, buf, cap, &off) ||
 	    Tss2_MU_TPM2B_PRIVATE_Marshal(&s->priv, buf, cap, &off))

@@ -109,21 +109,28 @@ static int tpm_tr_get_name(struct elfsig_tpm *t, ESYS_TR tr, TPM2B_NAME **name)
 	return tpm_rc_fail(rc, "reading the storage root key's name");
 }
 
-/* The SRK's name against the one pinned at enrolment. Esys_TR_GetName
- * hashes the public area ESAPI holds, the one it salts sessions with. */
-static int check_srk_name(struct elfsig_tpm *t, ESYS_TR srk)
+/**
+ * tpm_srk_check_name() - is @srk the key whose name is @name?
+ *
+ * Esys_TR_GetName hashes the public area ESAPI holds, the one it salts
+ * sessions with, so a substituted key or a forged CreatePrimary/ReadPublic
+ * response shows here, before any session is salted with it.
+ * Return: 0, -ENOKEY (with a message) when the names differ, or a
+ * negative errno.
+ */
+int tpm_srk_check_name(struct elfsig_tpm *t, ESYS_TR srk, const uint8_t *name,
+		       size_t len)
 {
-	TPM2B_NAME *name = NULL;
-	int ret = tpm_tr_get_name(t, srk, &name);
+	TPM2B_NAME *got = NULL;
+	int ret = tpm_tr_get_name(t, srk, &got);
 
 	if (ret)
 		return ret;
-	if (name->size != t->srk_name_len ||
-	    memcmp(name->name, t->srk_name, t->srk_name_len)) {
+	if (got->size != len || memcmp(got->name, name, len)) {
 		tpm_err("storage root key is not the pinned one (its name differs): another TPM, a cleared owner seed, or a substituted key");
-		ret = -EKEYREJECTED;
+		ret = -ENOKEY;
 	}
-	Esys_Free(name);
+	Esys_Free(got);
 	return ret;
 }
 
@@ -152,7 +159,8 @@ int tpm_srk_get(struct elfsig_tpm *t, ESYS_TR *srk)
 		t->srk_transient = ret == 0;
 	}
 	if (!ret && t->srk_name_len)
-		ret = check_srk_name(t, t->srk);
+		ret = tpm_srk_check_name(t, t->srk, t->srk_name,
+					 t->srk_name_len);
 	if (ret) {
 		if (t->srk_transient)
 			tpm_flush(t, &t->srk, true);
@@ -165,16 +173,17 @@ int tpm_srk_get(struct elfsig_tpm *t, ESYS_TR *srk)
 	return 0;
 }
 
-int elfsig_tpm_srk_name(struct elfsig_tpm *t, uint8_t *out, size_t *len)
+/**
+ * tpm_srk_name() - the name of the loaded SRK @srk into @out
+ * (ELFSIG_TPM_MAX_NAME bytes)
+ * Return: 0 or a negative errno.
+ */
+int tpm_srk_name(struct elfsig_tpm *t, ESYS_TR srk, uint8_t *out, size_t *len)
 {
 	TPM2B_NAME *name = NULL;
-	ESYS_TR srk;
-	int ret;
+	int ret = tpm_tr_get_name(t, srk, &name);
 
 	*len = 0;
-	ret = tpm_srk_get(t, &srk);
-	if (!ret)
-		ret = tpm_tr_get_name(t, srk, &name);
 	if (ret)
 		return ret;
 	if (name->size > ELFSIG_TPM_MAX_NAME) {
@@ -187,4 +196,14 @@ int elfsig_tpm_srk_name(struct elfsig_tpm *t, uint8_t *out, size_t *len)
 	}
 	Esys_Free(name);
 	return ret;
+}
+
+int elfsig_tpm_srk_name(struct elfsig_tpm *t, uint8_t *out, size_t *len)
+{
+	ESYS_TR srk;
+	int ret;
+
+	*len = 0;
+	ret = tpm_srk_get(t, &srk);
+	return ret ? ret : tpm_srk_name(t, srk, out, len);
 }

@@ -28,6 +28,9 @@ struct elfsig_tpm_sealed {
 	TPM2B_PRIVATE priv;
 	bool has_values;		/* the values sealed to are recorded */
 	struct elfsig_tpm_pcr_values values;
+	/* The SRK's name at sealing (format version 2); 0: not recorded. */
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];
+	size_t srk_name_len;
 };
 
 /* error.c */
@@ -46,6 +49,9 @@ int tpm_srk_get(struct elfsig_tpm *t, ESYS_TR *srk);
 void tpm_srk_template(TPM2B_PUBLIC *tmpl);
 int tpm_tr_from_public(struct elfsig_tpm *t, uint32_t handle, ESYS_TR *tr,
 		       bool quiet);
+int tpm_srk_name(struct elfsig_tpm *t, ESYS_TR srk, uint8_t *out, size_t *len);
+int tpm_srk_check_name(struct elfsig_tpm *t, ESYS_TR srk, const uint8_t *name,
+		       size_t len);
 
 /* session.c */
 int tpm_flush(struct elfsig_tpm *t, ESYS_TR *tr, bool quiet);

@@ -29,7 +29,8 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	kl_sha256(buf, len, digest);
 	if (kl_policy_parse(buf, len, o->e.policy_path, &pol))
 		goto out;
-	if (elfsig_tpm_sealed_read_file(o->e.sealed_path, &sealed))
+	if (elfsig_tpm_sealed_read_file(o->e.sealed_path, &sealed) ||
+	    kl_sealed_pin(sealed, o->e.sealed_path, &topts))
 		goto out;
 	if (elfsig_tpm_open(&topts, &tpm))
 		goto out;

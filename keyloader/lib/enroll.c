@@ -103,6 +103,24 @@ int kl_enroll_commit(const struct kl_policy *pol,
 	return err;
 }
 
+int kl_sealed_pin(const struct elfsig_tpm_sealed *sealed, const char *path,
+		  struct elfsig_tpm_opts *opts)
+{
+	const uint8_t *name;
+	size_t len = elfsig_tpm_sealed_srk_name(sealed, &name);
+
+	/* Without the pin, whoever answers for the TPM could substitute the
+	 * SRK, learn the session salt and forge the unsealed digest. */
+	if (!len) {
+		kl_err("%s: sealed object does not pin the TPM's storage root key (written before enrolment recorded it): refused, run elfsig-enroll reseal",
+		       path);
+		return -EBADMSG;
+	}
+	opts->srk_name = name;
+	opts->srk_name_len = len;
+	return 0;
+}
+
 int kl_policy_verify(struct elfsig_tpm *tpm,
 		     const struct elfsig_tpm_sealed *sealed,
 		     const struct kl_policy *pol,

@@ -227,6 +227,19 @@ struct kl_enroll_opts {
 int kl_enroll_commit(const struct kl_policy *pol,
 		     const struct kl_enroll_opts *o);
 
+/**
+ * kl_sealed_pin() - pin @opts to the storage root key @sealed was sealed
+ * under (the name elfsig_tpm_seal recorded in it)
+ * @path: for the message
+ *
+ * @opts->srk_name points into @sealed afterwards.
+ * Return: 0, or -EBADMSG with a message when @sealed records no SRK name
+ * (format version 1, written before enrolment recorded it): such an
+ * object is refused, `elfsig-enroll reseal` rewrites it.
+ */
+int kl_sealed_pin(const struct elfsig_tpm_sealed *sealed, const char *path,
+		  struct elfsig_tpm_opts *opts);
+
 /** kl_policy_load() - read and parse a policy file. */
 int kl_policy_load(const char *path, struct kl_policy *pol);
 

@@ -14,13 +14,14 @@ kl_need() {
 	done
 }
 
-# kl_swtpm_start: a fresh swtpm on a free port; sets TPM2TOOLS_TCTI. A
+# kl_swtpm_start: a fresh swtpm on a free port (state in
+# $T_TMP/$KL_SWTPM_NAME.N, default tpm.N); sets TPM2TOOLS_TCTI. A
 # port taken between t_free_port and the bind (other suites run in
 # parallel) is retried with another port.
 kl_swtpm_start() {
 	local port dir try
 	for try in 1 2 3 4 5; do
-		dir="${T_TMP:?}/tpm.$try"
+		dir="${T_TMP:?}/${KL_SWTPM_NAME:-tpm}.$try"
 		mkdir -p "$dir"
 		port=$(t_free_port) || return 1
 		swtpm socket --tpm2 --tpmstate dir="$dir" \

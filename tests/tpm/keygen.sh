@@ -119,14 +119,8 @@ else
 fi
 
 # The wrapped key is bound to this TPM: another TPM cannot use it.
-mkdir "$T_TMP/tpm2state"
-p2=$(tpm_free_port)
-swtpm socket --tpm2 --tpmstate dir="$T_TMP/tpm2state" --server type=tcp,port="$p2",bindaddr=127.0.0.1 \
-	--ctrl type=tcp,port=$((p2 + 1)),bindaddr=127.0.0.1 --flags not-need-init,startup-clear \
-	--pid file="$T_TMP/swtpm2.pid" --daemon
-t_on_exit "kill \$(cat $T_TMP/swtpm2.pid) 2>/dev/null"
-sleep 0.3
-if TPM2OPENSSL_TCTI="swtpm:host=127.0.0.1,port=$p2" openssl pkeyutl "${PROV[@]}" -sign \
+tpm_other tpm2state || t_fail key-unusable-on-other-tpm "second swtpm did not start"
+if TPM2OPENSSL_TCTI=$OTHER_TCTI openssl pkeyutl "${PROV[@]}" -sign \
 	-inkey "$D/rsa.tss2.pem" -rawin -digest sha256 -in "$T_TMP/data" -out "$T_TMP/x" 2>/dev/null; then
 	t_fail key-unusable-on-other-tpm "another TPM signed with the key"
 else

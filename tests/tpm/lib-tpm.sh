@@ -34,31 +34,49 @@ tpm_free_port() {
 	return 1
 }
 
-# tpm_start: a fresh swtpm, stopped on exit; sets TPM_PORT, TCTI and the
-# variables tpm2-tools and the tpm2 provider read.
-tpm_start() {
-	[ -n "${T_TMP:-}" ] || t_mktemp
-	mkdir -p "$T_TMP/tpmstate"
+# tpm_swtpm DIR: a fresh swtpm with its state in DIR, stopped on exit,
+# answering; sets TPM_PORT and TPM_PID and prints nothing.
+tpm_swtpm() {
+	local dir=$1
+	mkdir -p "$dir"
 	for _ in 1 2 3 4 5; do
 		TPM_PORT=$(tpm_free_port) || return 1
-		if swtpm socket --tpm2 --tpmstate dir="$T_TMP/tpmstate" \
+		if swtpm socket --tpm2 --tpmstate dir="$dir" \
 			--server type=tcp,port="$TPM_PORT",bindaddr=127.0.0.1 \
 			--ctrl type=tcp,port=$((TPM_PORT + 1)),bindaddr=127.0.0.1 \
 			--flags not-need-init,startup-clear \
-			--pid file="$T_TMP/swtpm.pid" --daemon 2>"$T_TMP/swtpm.log"; then
+			--pid file="$dir/swtpm.pid" --daemon 2>"$dir/swtpm.log"; then
 			break
 		fi
 	done
-	[ -s "$T_TMP/swtpm.pid" ] || { echo "swtpm did not start: $(cat "$T_TMP/swtpm.log")" >&2; return 1; }
-	TPM_PID=$(cat "$T_TMP/swtpm.pid")
+	[ -s "$dir/swtpm.pid" ] || { echo "swtpm did not start: $(cat "$dir/swtpm.log")" >&2; return 1; }
+	TPM_PID=$(cat "$dir/swtpm.pid")
 	t_on_exit "kill $TPM_PID 2>/dev/null"
-	TCTI="swtpm:host=127.0.0.1,port=$TPM_PORT"
-	export TPM2TOOLS_TCTI=$TCTI TPM2OPENSSL_TCTI=$TCTI
 	# Ready when it answers.
 	for _ in $(seq 1 50); do
-		tpm2_getrandom 1 >/dev/null 2>&1 && return 0
+		TPM2TOOLS_TCTI="swtpm:host=127.0.0.1,port=$TPM_PORT" \
+			tpm2_getrandom 1 >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done
 	echo "swtpm on port $TPM_PORT does not answer" >&2
 	return 1
+}
+
+# tpm_start: the suite's swtpm; sets TPM_PORT, TCTI and the variables
+# tpm2-tools and the tpm2 provider read.
+tpm_start() {
+	[ -n "${T_TMP:-}" ] || t_mktemp
+	tpm_swtpm "$T_TMP/tpmstate" || return 1
+	TCTI="swtpm:host=127.0.0.1,port=$TPM_PORT"
+	export TPM2TOOLS_TCTI=$TCTI TPM2OPENSSL_TCTI=$TCTI
+}
+
+# tpm_other NAME: a second, unrelated TPM (state in $T_TMP/NAME); sets
+# OTHER_TCTI and leaves the suite's TPM selected.
+tpm_other() {
+	local port=$TPM_PORT pid=$TPM_PID
+	tpm_swtpm "$T_TMP/$1" || return 1
+	# shellcheck disable=SC2034 # read by the suites
+	OTHER_TCTI="swtpm:host=127.0.0.1,port=$TPM_PORT"
+	TPM_PORT=$port TPM_PID=$pid
 }

@@ -165,5 +165,22 @@ wrong=${name%??}00; [ "$wrong" = "$name" ] && wrong=${name%??}11
 msg=$($T unseal --srk-name "$wrong" --in "$D/psealed" 2>&1); rc=$?
 [ $rc = 1 ] && [[ $msg == "elfsig-tpm: storage root key is not the pinned one"* ]] &&
 	t_pass wrong-srk-name-refused || t_fail wrong-srk-name-refused "rc=$rc $msg"
+# The sealed object records the SRK it was sealed under; another TPM's
+# SRK is refused by name before the object is loaded or a session salted.
+$T seal --pcrs sha256:0 --in <(printf pinned) --out "$D/pinned" >/dev/null
+python3 - "$D/pinned" "$name" <<'PY' && t_pass sealed-file-records-srk-name || t_fail sealed-file-records-srk-name
+import sys
+b, name = open(sys.argv[1], "rb").read(), bytes.fromhex(sys.argv[2])
+off = 12 + 10 + 32                      # header, selection, one sha256 value
+assert b[8:10] == b"\0\2" and b[off:off + 2 + len(name)] == len(name).to_bytes(2, "big") + name
+PY
+if tpm_other other; then
+	msg=$($T unseal --tcti "$OTHER_TCTI" --in "$D/pinned" 2>&1); rc=$?
+	[ $rc = 1 ] && [ "$msg" = "elfsig-tpm: storage root key is not the pinned one (its name differs): another TPM, a cleared owner seed, or a substituted key" ] &&
+		[ -z "$(TPM2TOOLS_TCTI=$OTHER_TCTI tpm2_getcap handles-transient)" ] &&
+		t_pass other-tpm-refused-by-srk-name || t_fail other-tpm-refused-by-srk-name "rc=$rc $msg"
+else
+	t_fail other-tpm-refused-by-srk-name "second swtpm did not start"
+fi
 t_check no-transient-at-end no_transients
 exit 0

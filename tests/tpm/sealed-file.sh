@@ -25,8 +25,9 @@ bad() {
 	fi
 }
 
-# Offsets in the v1 layout (docs/tpm.md): 0 magic, 8 version, 10 flags,
-# 12 TPML_PCR_SELECTION (10 bytes), 22 two PCR values (64), 86 TPM2B_PUBLIC.
+# Offsets in the v2 layout (docs/tpm.md): 0 magic, 8 version, 10 flags,
+# 12 TPML_PCR_SELECTION (10 bytes), 22 two PCR values (64), 86 the SRK's
+# TPM2B_NAME (2 + 34), 122 TPM2B_PUBLIC.
 python3 - "$D" <<'PY'
 import struct, sys
 d = sys.argv[1]
@@ -35,7 +36,18 @@ def w(name, data): open(d + "/" + name, "wb").write(data)
 w("empty", b"")
 w("short-header", g[:7])
 w("wrong-magic", b"ELFSIGXX" + g[8:])
-w("version-2", g[:8] + struct.pack(">H", 2) + g[10:])
+w("version-3", g[:8] + struct.pack(">H", 3) + g[10:])
+# Version 1 (before the SRK name): the same without the name. It still
+# parses and unseals; written back, it stays version 1.
+assert g[8:10] == b"\0\2" and g[86:88] == b"\0\x22" and g[88:90] == b"\0\x0b"
+w("v1", g[:8] + struct.pack(">H", 1) + g[10:86] + g[122:])
+w("v1-with-name", g[:8] + struct.pack(">H", 1) + g[10:])
+name = 86
+w("srk-name-size-ffff", g[:name] + struct.pack(">H", 0xffff) + g[name + 2:])
+w("srk-name-size-zero", g[:name] + struct.pack(">H", 0) + g[name + 2:])
+w("srk-name-short", g[:name] + struct.pack(">H", 22) + g[name + 2:name + 24] + g[122:])
+w("srk-name-unknown-alg", g[:name + 2] + struct.pack(">H", 0x0099) + g[name + 4:])
+w("truncated-srk-name", g[:100])
 w("unknown-flags", g[:10] + struct.pack(">H", 0x8001) + g[12:])
 w("two-banks", g[:12] + struct.pack(">I", 2) + g[16:])
 w("huge-bank-count", g[:12] + struct.pack(">I", 0xffffffff) + g[16:])
@@ -43,7 +55,7 @@ w("unknown-bank", g[:16] + struct.pack(">H", 0x0099) + g[18:])
 w("select-size-200", g[:18] + bytes([200]) + g[19:])
 w("no-pcr-selected", g[:19] + b"\0\0\0" + g[22:])
 w("truncated-values", g[:40])
-pub = 86
+pub = 122
 w("public-size-ffff", g[:pub] + struct.pack(">H", 0xffff) + g[pub + 2:])
 w("public-size-zero", g[:pub] + struct.pack(">H", 0) + g[pub + 2:])
 psz = struct.unpack(">H", g[pub:pub + 2])[0]
@@ -62,7 +74,13 @@ PY
 bad empty "elfsig-tpm: sealed object: truncated (0 bytes, the header alone is 12)"
 bad short-header "elfsig-tpm: sealed object: truncated (7 bytes*"
 bad wrong-magic "elfsig-tpm: sealed object: bad magic, not an elfsig sealed-object file"
-bad version-2 "elfsig-tpm: sealed object: unsupported format version 2*"
+bad version-3 "elfsig-tpm: sealed object: unsupported format version 3 (this is version 2)"
+bad v1-with-name "elfsig-tpm: sealed object: malformed public area"
+bad srk-name-size-ffff "elfsig-tpm: sealed object: storage root key name size 65535 exceeds the * bytes left"
+bad srk-name-size-zero "elfsig-tpm: sealed object: malformed storage root key name (0 bytes)"
+bad srk-name-short "elfsig-tpm: sealed object: malformed storage root key name (22 bytes)"
+bad srk-name-unknown-alg "elfsig-tpm: sealed object: malformed storage root key name (34 bytes)"
+bad truncated-srk-name "elfsig-tpm: sealed object: storage root key name size 34 exceeds the 12 bytes left"
 bad unknown-flags "elfsig-tpm: sealed object: unknown flags 0x8001"
 bad two-banks "elfsig-tpm: sealed object: PCR selection must name exactly one bank"
 bad huge-bank-count "elfsig-tpm: sealed object: PCR selection must name exactly one bank"
@@ -78,6 +96,9 @@ bad trailing-byte "elfsig-tpm: sealed object: 1 unexpected bytes after the priva
 bad oversized-file "elfsig-tpm: $D/oversized-file: sealed object: file larger than 8192 bytes"
 bad userwithauth-object "elfsig-tpm: sealed object: refused, it can be opened without the PCR policy*"
 bad not-keyedhash "elfsig-tpm: sealed object: *public area*"
+
+[ "$($T unseal --in "$D/v1")" = s3cret ] && t_pass v1-file-still-unseals ||
+	t_fail v1-file-still-unseals
 
 # The tpm2-tools pair (unseal --tss) goes through the same checks.
 $T seal --pcrs sha256:0,7 --in "$D/secret" --out "$D/g2" --export-tss "$D/p.pub" "$D/p.priv"

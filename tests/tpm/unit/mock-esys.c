@@ -33,6 +33,8 @@ static struct {
 	TPM2_HANDLE persistent[8];
 	int errors;		/* messages through the callback */
 	char last[512];
+	uint8_t srk_name_byte;	/* the SRK's name: 0x000b, then 32 of these */
+	int loads;		/* Load calls */
 } m;
 
 static void mock_reset(int fail_at, TSS2_RC rc)
@@ -149,6 +151,7 @@ W(TSS2_RC, Esys_Load, ESYS_CONTEXT *e, ESYS_TR parent, ESYS_TR s1, ESYS_TR s2,
 {
 	if (inject())
 		return m.fail_rc;
+	m.loads++;
 	*obj = m.next++;
 	track(m.transient, *obj);
 	return TSS2_RC_SUCCESS;
@@ -230,6 +233,17 @@ W(TSS2_RC, Esys_PCR_Extend, ESYS_CONTEXT *e, ESYS_TR pcr, ESYS_TR s1,
   ESYS_TR s2, ESYS_TR s3, const TPML_DIGEST_VALUES *d)
 {
 	return inject() ? m.fail_rc : TSS2_RC_SUCCESS;
+}
+
+/* Local in ESAPI (no TPM command): never injected. */
+W(TSS2_RC, Esys_TR_GetName, ESYS_CONTEXT *e, ESYS_TR tr, TPM2B_NAME **name)
+{
+	TPM2B_NAME n = { .size = 34 };
+
+	n.name[1] = 0x0b;
+	memset(n.name + 2, m.srk_name_byte, 32);
+	*name = dup_out(&n, sizeof(n));
+	return TSS2_RC_SUCCESS;
 }
 
 W(TSS2_RC, Esys_TR_FromTPMPublic, ESYS_CONTEXT *e, TPM2_HANDLE h, ESYS_TR s1,
@@ -472,6 +486,32 @@ static void unreachable(void)
 	      "open: TCTI failure is -ENODEV, one message", m.last);
 }
 
+/* The object records the SRK's name at sealing; an SRK with another name
+ * is refused before the object is loaded or a session salted with it. */
+static void srk_name_pinned(void)
+{
+	struct elfsig_tpm_opts o = { .tcti = "mock:" };
+	uint8_t buf[ELFSIG_TPM_MAX_SECRET];
+	const uint8_t *name;
+	struct elfsig_tpm *t;
+	size_t len, nlen;
+	int ret;
+
+	nlen = elfsig_tpm_sealed_srk_name(sealed_fixture, &name);
+	check(nlen == 34 && name[1] == 0x0b && name[2] == 0,
+	      "seal: the object records the SRK's name", "");
+	mock_reset(0, 0);
+	m.srk_name_byte = 0x55;
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_unseal(t, sealed_fixture, buf, sizeof(buf), &len);
+	elfsig_tpm_close(t);
+	check(ret == -ENOKEY && m.errors == 1 && m.loads == 0 &&
+	      strstr(m.last, "storage root key is not the pinned one") &&
+	      !live(m.transient),
+	      "unseal: another SRK name is -ENOKEY before anything is loaded",
+	      m.last);
+}
+
 int main(void)
 {
 	elfsig_tpm_set_error_callback(on_error, NULL);
@@ -502,6 +542,7 @@ int main(void)
 	every_failure_mode("keygen", op_keygen, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
 	policy_failure();
 	bank_not_allocated();
+	srk_name_pinned();
 	elfsig_tpm_sealed_free(sealed_fixture);
 	return 0;
 }
