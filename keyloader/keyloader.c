@@ -486,7 +486,6 @@ static void measure_locked(struct run *r)
 static void setup_measure(struct run *r)
 {
 	r->measure.tpm = r->tpm;
-	r->measure.tpm_error_cb = lib_error;
 	r->measure.pcr = r->have_policy ? r->policy.measure_pcr
 					: KL_DEFAULT_MEASURE_PCR;
 	if (r->tpm && r->measure.logfd < 0 && strcmp(r->event_log, "none") &&

@@ -185,6 +185,44 @@ ELFSIG_TPM_API int elfsig_tpm_pcr_extend_data(struct elfsig_tpm *tpm,
 					      unsigned int index, uint16_t bank,
 					      const void *data, size_t len);
 
+#define ELFSIG_TPM_MAX_BANKS	4	/* sha1, sha256, sha384, sha512 */
+
+/* The digests one event was extended with, one per bank. */
+struct elfsig_tpm_event_digests {
+	unsigned int count;
+	struct {
+		uint16_t bank;		/* TPM2_ALG_ID */
+		size_t size;
+		uint8_t digest[ELFSIG_TPM_MAX_DIGEST];	/* H_bank(event) */
+	} d[ELFSIG_TPM_MAX_BANKS];
+};
+
+/**
+ * elfsig_tpm_pcr_extend_event() - measure an event into several banks of
+ * one PCR with a single TPM2_PCR_Extend
+ * @tpm:    connection
+ * @index:  PCR index (0..23)
+ * @banks:  1..ELFSIG_TPM_MAX_BANKS distinct banks (TPM2_ALG_ID), in the
+ *          order @out lists them
+ * @data:   the event
+ * @len:    its length
+ * @out:    the banks extended and H_bank(@data) for each
+ *
+ * Banks the TPM has not allocated for @index are skipped (the allocation
+ * is read once per connection with TPM2_GetCapability); the others are
+ * extended together, one TPM round trip instead of one per bank, with
+ * the same result as elfsig_tpm_pcr_extend_data() bank after bank.
+ * Return: 0, -ENOENT when none of @banks is allocated, -EINVAL for an
+ * unknown or repeated bank, or a negative errno (then @out is empty and
+ * no bank was extended).
+ */
+ELFSIG_TPM_API int elfsig_tpm_pcr_extend_event(struct elfsig_tpm *tpm,
+					       unsigned int index,
+					       const uint16_t *banks,
+					       size_t nbanks, const void *data,
+					       size_t len,
+					       struct elfsig_tpm_event_digests *out);
+
 /* A sealed object: PCR selection, TPM2B_PUBLIC, TPM2B_PRIVATE and,
  * optionally, the PCR values it was sealed to (informational: used to
  * name the PCR that changed when the policy fails). */

@@ -13,7 +13,7 @@ static const struct {
 	const char *name;
 	uint16_t alg;
 	size_t size;
-} banks[] = {
+} banks_known[] = {
 	{ "sha1", TPM2_ALG_SHA1, 20 },
 	{ "sha256", TPM2_ALG_SHA256, 32 },
 	{ "sha384", TPM2_ALG_SHA384, 48 },
@@ -24,9 +24,9 @@ uint16_t elfsig_tpm_bank_from_name(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(banks); i++)
-		if (!strcmp(name, banks[i].name))
-			return banks[i].alg;
+	for (i = 0; i < ARRAY_SIZE(banks_known); i++)
+		if (!strcmp(name, banks_known[i].name))
+			return banks_known[i].alg;
 	return 0;
 }
 
@@ -34,9 +34,9 @@ const char *elfsig_tpm_bank_name(uint16_t bank)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(banks); i++)
-		if (banks[i].alg == bank)
-			return banks[i].name;
+	for (i = 0; i < ARRAY_SIZE(banks_known); i++)
+		if (banks_known[i].alg == bank)
+			return banks_known[i].name;
 	return NULL;
 }
 
@@ -44,9 +44,9 @@ size_t elfsig_tpm_bank_size(uint16_t bank)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(banks); i++)
-		if (banks[i].alg == bank)
-			return banks[i].size;
+	for (i = 0; i < ARRAY_SIZE(banks_known); i++)
+		if (banks_known[i].alg == bank)
+			return banks_known[i].size;
 	return 0;
 }
 
@@ -306,18 +306,133 @@ int elfsig_tpm_pcr_extend(struct elfsig_tpm *t, unsigned int index,
 	return tpm_pcr_extend(t, index, &d);
 }
 
+/* H_bank(@data) into @md (ELFSIG_TPM_MAX_DIGEST bytes). */
+static int hash_event(unsigned int index, uint16_t bank, const void *data,
+		      size_t len, uint8_t *md, unsigned int *n)
+{
+	const char *name = tpm_md_name(bank);
+
+	if (!name || !EVP_Digest(data, len, md, n, EVP_get_digestbyname(name),
+				 NULL) || *n > ELFSIG_TPM_MAX_DIGEST) {
+		tpm_err("extending PCR %u: cannot hash the event with bank %s",
+			index, name ? name : "?");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int elfsig_tpm_pcr_extend_data(struct elfsig_tpm *t, unsigned int index,
 			       uint16_t bank, const void *data, size_t len)
 {
 	uint8_t md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
-	const char *name = tpm_md_name(bank);
+	int ret = hash_event(index, bank, data, len, md, &n);
 
-	if (!name || !EVP_Digest(data, len, md, &n,
-				 EVP_get_digestbyname(name), NULL)) {
-		tpm_err("extending PCR %u: cannot hash the event with bank %s",
-			index, name ? name : "?");
+	return ret ? ret : elfsig_tpm_pcr_extend(t, index, bank, md, n);
+}
+
+/* The PCR banks the TPM has allocated, asked once per connection. */
+static int tpm_pcr_allocation(struct elfsig_tpm *t)
+{
+	TPMS_CAPABILITY_DATA *cap = NULL;
+	TPMI_YES_NO more;
+	TSS2_RC rc;
+
+	if (t->pcr_alloc_known)
+		return 0;
+	rc = Esys_GetCapability(t->esys, ESYS_TR_NONE, ESYS_TR_NONE,
+				ESYS_TR_NONE, TPM2_CAP_PCRS, 0, 1, &more, &cap);
+	if (rc != TSS2_RC_SUCCESS)
+		return tpm_rc_fail(rc, "reading the allocated PCR banks");
+	if (cap->capability != TPM2_CAP_PCRS ||
+	    cap->data.assignedPCR.count > TPM2_NUM_PCR_BANKS) {
+		Esys_Free(cap);
+		tpm_err("reading the allocated PCR banks: malformed answer");
+		return -EIO;
+	}
+	t->pcr_alloc = cap->data.assignedPCR;
+	t->pcr_alloc_known = true;
+	Esys_Free(cap);
+	return 0;
+}
+
+static bool bank_allocated(const struct elfsig_tpm *t, uint16_t bank,
+			   unsigned int index)
+{
+	const TPMS_PCR_SELECTION *s;
+	UINT32 i;
+
+	for (i = 0; i < t->pcr_alloc.count; i++) {
+		s = &t->pcr_alloc.pcrSelections[i];
+		if (s->hash == bank)
+			return index / 8 < s->sizeofSelect &&
+			       index / 8 < sizeof(s->pcrSelect) &&
+			       (s->pcrSelect[index / 8] & (1u << (index % 8)));
+	}
+	return false;
+}
+
+int elfsig_tpm_pcr_extend_event(struct elfsig_tpm *t, unsigned int index,
+				const uint16_t *banks, size_t nbanks,
+				const void *data, size_t len,
+				struct elfsig_tpm_event_digests *out)
+{
+	TPML_DIGEST_VALUES d;
+	uint32_t seen = 0;
+	size_t i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	memset(&d, 0, sizeof(d));
+	if (index >= ELFSIG_TPM_MAX_PCRS || !nbanks ||
+	    nbanks > ELFSIG_TPM_MAX_BANKS) {
+		tpm_err("extending PCR %u: invalid index or number of banks",
+			index);
 		return -EINVAL;
 	}
-	return elfsig_tpm_pcr_extend(t, index, bank, md, n);
+	for (i = 0; i < nbanks; i++) {
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(banks_known) &&
+			    banks_known[k].alg != banks[i]; k++)
+			;
+		if (k == ARRAY_SIZE(banks_known) || (seen & (1u << k))) {
+			tpm_err("extending PCR %u: unknown or repeated bank 0x%04x",
+				index, banks[i]);
+			return -EINVAL;
+		}
+		seen |= 1u << k;
+	}
+	ret = tpm_pcr_allocation(t);
+	if (ret)
+		return ret;
+	for (i = 0; i < nbanks; i++) {
+		unsigned int n = 0;
+
+		if (!bank_allocated(t, banks[i], index))
+			continue;
+		ret = hash_event(index, banks[i], data, len,
+				 out->d[out->count].digest, &n);
+		if (ret)
+			goto fail;
+		out->d[out->count].bank = banks[i];
+		out->d[out->count].size = n;
+		d.digests[d.count].hashAlg = banks[i];
+		memcpy((uint8_t *)&d.digests[d.count].digest,
+		       out->d[out->count].digest, n);
+		d.count++;
+		out->count++;
+	}
+	if (!d.count) {
+		tpm_err("extending PCR %u: the TPM has none of the requested banks allocated",
+			index);
+		return -ENOENT;
+	}
+	/* One TPM2_PCR_Extend: its TPML_DIGEST_VALUES carries every bank. */
+	ret = tpm_pcr_extend(t, index, &d);
+	if (!ret)
+		return 0;
+fail:
+	memset(out, 0, sizeof(*out));
+	return ret;
 }

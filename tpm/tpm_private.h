@@ -20,6 +20,8 @@ struct elfsig_tpm {
 	size_t srk_name_len;
 	ESYS_TR srk;			/* loaded SRK, ESYS_TR_NONE if not */
 	bool srk_transient;		/* created by us: flush on close */
+	bool pcr_alloc_known;		/* pcr_alloc has been asked */
+	TPML_PCR_SELECTION pcr_alloc;	/* the TPM's allocated PCR banks */
 };
 
 struct elfsig_tpm_sealed {

@@ -181,8 +181,6 @@ struct kl_measure {
 	unsigned int pcr;
 	int logfd;		/* event log, -1: none */
 	unsigned int events;
-	unsigned int banks_absent;	/* banks the TPM refused (bit per bank) */
-	elfsig_tpm_error_cb tpm_error_cb; /* restored after a quiet extend */
 };
 
 /**
@@ -191,10 +189,10 @@ struct kl_measure {
  */
 int kl_measure_open_log(struct kl_measure *m, const char *path);
 /**
- * kl_measure_event() - extend the PCR in every bank the TPM has (sha256,
- * sha1, sha384, sha512) with the bank's hash of @event, one event log line
- * per bank extended. SHA-256 must succeed; a bank the TPM refuses is
- * skipped from then on. Return: 0 or a negative errno.
+ * kl_measure_event() - extend the PCR in every bank the TPM has allocated
+ * (of sha256, sha1, sha384, sha512) with the bank's hash of @event, all in
+ * one TPM2_PCR_Extend, then one event log line per bank extended, in that
+ * order. The sha256 bank must be there. Return: 0 or a negative errno.
  */
 int kl_measure_event(struct kl_measure *m, const char *event);
 void kl_measure_close(struct kl_measure *m);

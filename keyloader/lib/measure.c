@@ -9,8 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
 #include "kl.h"
 
 int kl_measure_open_log(struct kl_measure *m, const char *path)
@@ -40,57 +38,43 @@ int kl_measure_open_log(struct kl_measure *m, const char *path)
 	return 0;
 }
 
-/* Every bank a TPM may have: a bank left unextended could be set to
- * anything by whoever comes later, and a verifier may quote any bank. */
-static const struct {
-	const char *name;
-	const EVP_MD *(*md)(void);
-} banks[] = {
-	{ "sha256", EVP_sha256 },	/* first: the one that must work */
-	{ "sha1", EVP_sha1 },
-	{ "sha384", EVP_sha384 },
-	{ "sha512", EVP_sha512 },
+/* Every bank a TPM may have, in event log order: a bank left unextended
+ * could be set to anything by whoever comes later, and a verifier may
+ * quote any bank. */
+static const char *const bank_names[] = {
+	"sha256",	/* first: the one that must be there */
+	"sha1", "sha384", "sha512",
 };
 
 int kl_measure_event(struct kl_measure *m, const char *event)
 {
-	uint8_t digest[EVP_MAX_MD_SIZE];
-	char hex[2 * EVP_MAX_MD_SIZE + 1], *line;
-	size_t len = strlen(event), i;
-	unsigned int dlen;
+	uint16_t banks[ARRAY_SIZE(bank_names)];
+	struct elfsig_tpm_event_digests ev;
+	char hex[2 * ELFSIG_TPM_MAX_DIGEST + 1], *line;
+	unsigned int i;
 	int n, err;
 
 	if (!m->tpm)
 		return -ENODEV;
-	for (i = 0; i < ARRAY_SIZE(banks); i++) {
-		uint16_t bank = elfsig_tpm_bank_from_name(banks[i].name);
-
-		if (m->banks_absent & (1u << i))
-			continue;
-		if (!EVP_Digest(event, len, digest, &dlen, banks[i].md(), NULL)) {
-			kl_err_ssl("cannot hash an event with %s", banks[i].name);
-			return -EINVAL;
-		}
-		/* A TPM ignores digests for banks it has not allocated; one
-		 * that refuses them instead only loses that bank. SHA-256
-		 * must work. */
-		elfsig_tpm_set_error_callback(NULL, NULL);
-		err = elfsig_tpm_pcr_extend(m->tpm, m->pcr, bank, digest, dlen);
-		elfsig_tpm_set_error_callback(m->tpm_error_cb, NULL);
-		if (err && i == 0) {
-			kl_err("cannot extend PCR %u (sha256): %s", m->pcr,
-			       strerror(-err));
-			return err;
-		}
-		if (err) {
-			m->banks_absent |= 1u << i;
-			continue;
-		}
-		if (m->logfd < 0)
-			continue;
-		kl_hex(digest, dlen, hex);
-		n = asprintf(&line, "%u %s:%s %s\n", m->pcr, banks[i].name, hex,
-			     event);
+	for (i = 0; i < ARRAY_SIZE(bank_names); i++)
+		banks[i] = elfsig_tpm_bank_from_name(bank_names[i]);
+	/* One TPM2_PCR_Extend for every allocated bank; the TPM layer skips
+	 * the banks the TPM does not have. SHA-256 must be among them. */
+	err = elfsig_tpm_pcr_extend_event(m->tpm, m->pcr, banks,
+					  ARRAY_SIZE(banks), event,
+					  strlen(event), &ev);
+	if (!err && ev.d[0].bank != banks[0]) {
+		kl_err("PCR %u has no sha256 bank", m->pcr);
+		err = -ENOENT;
+	}
+	if (err) {
+		kl_err("cannot extend PCR %u: %s", m->pcr, strerror(-err));
+		return err;
+	}
+	for (i = 0; m->logfd >= 0 && i < ev.count; i++) {
+		kl_hex(ev.d[i].digest, ev.d[i].size, hex);
+		n = asprintf(&line, "%u %s:%s %s\n", m->pcr,
+			     elfsig_tpm_bank_name(ev.d[i].bank), hex, event);
 		if (n < 0)
 			return -ENOMEM;
 		if (write(m->logfd, line, (size_t)n) != n) {

@@ -165,6 +165,29 @@ wrong=${name%??}00; [ "$wrong" = "$name" ] && wrong=${name%??}11
 msg=$($T unseal --srk-name "$wrong" --in "$D/psealed" 2>&1); rc=$?
 [ $rc = 1 ] && [[ $msg == "elfsig-tpm: storage root key is not the pinned one"* ]] &&
 	t_pass wrong-srk-name-refused || t_fail wrong-srk-name-refused "rc=$rc $msg"
+# One event into every allocated bank with one TPM2_PCR_Extend
+# (--all-banks) ends where four per-bank extends end: PCR 16 and 23 start
+# equal (both unused here), take the same event by the two paths, and
+# tpm2_pcrread finds them equal and equal to H(before || H(event)).
+out=$($T pcrextend --pcr 16 --all-banks --data 'elfsig-key sha256:00')
+for b in sha1 sha256 sha384 sha512; do $T pcrextend --pcr 23 --bank $b --data 'elfsig-key sha256:00'; done
+python3 - "$out" <<'PY' && t_pass all-banks-extend-equals-per-bank || t_fail all-banks-extend-equals-per-bank "$out"
+import hashlib, re, subprocess, sys
+ev = b"elfsig-key sha256:00"
+printed = dict(l.split(":") for l in sys.argv[1].split())
+assert sorted(printed) == ["sha1", "sha256", "sha384", "sha512"], printed
+for bank in printed:
+    out = subprocess.run(["tpm2_pcrread", bank + ":16,23"], capture_output=True, text=True, check=True).stdout
+    v = {int(i): x.lower() for i, x in re.findall(r"(\d+)\s*:\s*0x([0-9A-Fa-f]+)", out)}
+    d = hashlib.new(bank, ev).digest()
+    want = hashlib.new(bank, bytes(len(d)) + d).hexdigest()
+    assert printed[bank] == d.hex(), bank
+    assert v[16] == v[23] == want, (bank, v, want)
+PY
+msg=$($T pcrextend --pcr 16 --all-banks --digest 00 2>&1); rc=$?
+[ $rc = 2 ] && [[ $msg == *"--all-banks goes with --data, without --bank"* ]] &&
+	t_pass all-banks-usage || t_fail all-banks-usage "rc=$rc $msg"
+
 # The sealed object records the SRK it was sealed under; another TPM's
 # SRK is refused by name before the object is loaded or a session salted.
 $T seal --pcrs sha256:0 --in <(printf pinned) --out "$D/pinned" >/dev/null

@@ -1,13 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cmd_pcrextend.c - elfsig-tpm pcrextend: a digest, or hashed event data. */
+/* cmd_pcrextend.c - elfsig-tpm pcrextend: a digest, or hashed event data
+ * (into one bank, or into every allocated bank with one command). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 
 static const char usage[] =
-	"pcrextend --pcr N [--bank sha256] (--digest HEX | --data STRING)\n"
+	"pcrextend --pcr N ([--bank sha256] --digest HEX | [--bank sha256 | --all-banks] --data STRING)\n"
 	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
+
+/* Every bank the TPM has allocated, one TPM2_PCR_Extend; prints
+ * "bank:hex" for each bank extended. */
+static int extend_all(struct elfsig_tpm *tpm, uint32_t index, const char *data)
+{
+	static const char *const names[] = { "sha1", "sha256", "sha384", "sha512" };
+	uint16_t banks[ELFSIG_TPM_MAX_BANKS];
+	struct elfsig_tpm_event_digests ev;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ELFSIG_TPM_MAX_BANKS; i++)
+		banks[i] = elfsig_tpm_bank_from_name(names[i]);
+	ret = elfsig_tpm_pcr_extend_event(tpm, index, banks, ELFSIG_TPM_MAX_BANKS,
+					  data, strlen(data), &ev);
+	for (i = 0; !ret && i < ev.count; i++) {
+		printf("%s:", elfsig_tpm_bank_name(ev.d[i].bank));
+		print_hex(ev.d[i].digest, ev.d[i].size);
+		printf("\n");
+	}
+	return ret;
+}
 
 int cmd_pcrextend(int argc, char **argv)
 {
@@ -16,6 +40,7 @@ int cmd_pcrextend(int argc, char **argv)
 		{ "bank", required_argument, NULL, 'b' },
 		{ "digest", required_argument, NULL, 'd' },
 		{ "data", required_argument, NULL, 'D' },
+		{ "all-banks", no_argument, NULL, 'A' },
 		COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -26,6 +51,7 @@ int cmd_pcrextend(int argc, char **argv)
 	uint16_t bank = elfsig_tpm_bank_from_name("sha256");
 	uint32_t index = ELFSIG_TPM_MAX_PCRS;
 	size_t len = 0;
+	bool all = false, bank_set = false;
 	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -45,6 +71,10 @@ int cmd_pcrextend(int argc, char **argv)
 			if (!bank)
 				return usage_err(usage, "--bank %s: sha1, sha256, sha384 or sha512",
 						 optarg);
+			bank_set = true;
+			break;
+		case 'A':
+			all = true;
 			break;
 		case 'd':
 			digest = optarg;
@@ -63,6 +93,8 @@ int cmd_pcrextend(int argc, char **argv)
 		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
 	if (index >= ELFSIG_TPM_MAX_PCRS || !digest == !data)
 		return usage_err(usage, "--pcr and one of --digest, --data are required");
+	if (all && (digest || bank_set))
+		return usage_err(usage, "--all-banks goes with --data, without --bank");
 	if (digest && (parse_hex(digest, md, sizeof(md), &len) ||
 		       len != elfsig_tpm_bank_size(bank)))
 		return usage_err(usage, "--digest: %zu hex bytes for bank %s",
@@ -71,7 +103,9 @@ int cmd_pcrextend(int argc, char **argv)
 	ret = tpm_open(&common, &tpm);
 	if (ret)
 		return exit_code(ret);
-	if (digest)
+	if (all)
+		ret = extend_all(tpm, index, data);
+	else if (digest)
 		ret = elfsig_tpm_pcr_extend(tpm, index, bank, md, len);
 	else
 		ret = elfsig_tpm_pcr_extend_data(tpm, index, bank, data,

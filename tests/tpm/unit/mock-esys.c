@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <tss2/tss2_esys.h>
 #include <tss2/tss2_tctildr.h>
+#include <openssl/evp.h>
 
 #include "elfsig_tpm.h"
 
@@ -34,7 +35,9 @@ static struct {
 	int errors;		/* messages through the callback */
 	char last[512];
 	uint8_t srk_name_byte;	/* the SRK's name: 0x000b, then 32 of these */
-	int loads;		/* Load calls */
+	unsigned int unallocated; /* banks (bit = TPM2_ALG_ID & 0xf) missing */
+	int extends, loads;	/* PCR_Extend and Load calls */
+	TPML_DIGEST_VALUES last_extend;
 } m;
 
 static void mock_reset(int fail_at, TSS2_RC rc)
@@ -232,7 +235,39 @@ W(TSS2_RC, Esys_PCR_Read, ESYS_CONTEXT *e, ESYS_TR s1, ESYS_TR s2, ESYS_TR s3,
 W(TSS2_RC, Esys_PCR_Extend, ESYS_CONTEXT *e, ESYS_TR pcr, ESYS_TR s1,
   ESYS_TR s2, ESYS_TR s3, const TPML_DIGEST_VALUES *d)
 {
-	return inject() ? m.fail_rc : TSS2_RC_SUCCESS;
+	if (inject())
+		return m.fail_rc;
+	m.extends++;
+	m.last_extend = *d;
+	return TSS2_RC_SUCCESS;
+}
+
+/* The allocated PCR banks: sha1, sha256, sha384, sha512, all 24 PCRs,
+ * but those in m.unallocated (which get an empty selection). */
+W(TSS2_RC, Esys_GetCapability, ESYS_CONTEXT *e, ESYS_TR s1, ESYS_TR s2,
+  ESYS_TR s3, TPM2_CAP cap, UINT32 prop, UINT32 count, TPMI_YES_NO *more,
+  TPMS_CAPABILITY_DATA **data)
+{
+	static const TPM2_ALG_ID algs[] = { TPM2_ALG_SHA1, TPM2_ALG_SHA256,
+					    TPM2_ALG_SHA384, TPM2_ALG_SHA512 };
+	TPMS_CAPABILITY_DATA c = { .capability = cap };
+
+	if (inject())
+		return m.fail_rc;
+	if (cap != TPM2_CAP_PCRS)
+		abort();
+	for (unsigned int i = 0; i < 4; i++) {
+		TPMS_PCR_SELECTION *sel = &c.data.assignedPCR.pcrSelections[i];
+
+		sel->hash = algs[i];
+		sel->sizeofSelect = 3;
+		if (!(m.unallocated & (1u << (algs[i] & 0xf))))
+			memset(sel->pcrSelect, 0xff, 3);
+	}
+	c.data.assignedPCR.count = 4;
+	*more = 0;
+	*data = dup_out(&c, sizeof(c));
+	return TSS2_RC_SUCCESS;
 }
 
 /* Local in ESAPI (no TPM command): never injected. */
@@ -378,6 +413,16 @@ static int op_extend(struct elfsig_tpm *t)
 	return elfsig_tpm_pcr_extend_data(t, 7, TPM2_ALG_SHA256, "ev", 2);
 }
 
+static const uint16_t all_banks[] = { TPM2_ALG_SHA256, TPM2_ALG_SHA1,
+				      TPM2_ALG_SHA384, TPM2_ALG_SHA512 };
+
+static int op_extend_event(struct elfsig_tpm *t)
+{
+	struct elfsig_tpm_event_digests ev;
+
+	return elfsig_tpm_pcr_extend_event(t, 13, all_banks, 4, "ev", 2, &ev);
+}
+
 /*
  * Run @op with a failure injected at call 1, 2, ... until it runs clean.
  * Each failing run must return @want, say exactly one thing, and leave no
@@ -486,6 +531,84 @@ static void unreachable(void)
 	      "open: TCTI failure is -ENODEV, one message", m.last);
 }
 
+/* @ev and the last TPM2_PCR_Extend carry H_bank("ev") for exactly
+ * @banks, in that order. */
+static int extended_as(const struct elfsig_tpm_event_digests *ev,
+		       const uint16_t *banks, unsigned int n)
+{
+	const TPML_DIGEST_VALUES *d = &m.last_extend;
+
+	if (ev->count != n || d->count != n)
+		return 0;
+	for (unsigned int i = 0; i < n; i++) {
+		uint8_t md[EVP_MAX_MD_SIZE];
+		unsigned int len = 0;
+
+		EVP_Digest("ev", 2, md, &len,
+			   EVP_get_digestbyname(elfsig_tpm_bank_name(banks[i])),
+			   NULL);
+		if (ev->d[i].bank != banks[i] || d->digests[i].hashAlg != banks[i] ||
+		    ev->d[i].size != len || memcmp(ev->d[i].digest, md, len) ||
+		    memcmp((const uint8_t *)&d->digests[i].digest, md, len))
+			return 0;
+	}
+	return 1;
+}
+
+/* Every allocated bank in one TPM2_PCR_Extend; the allocation is asked
+ * once per connection; unallocated banks are skipped, none is an error. */
+static void extend_event(void)
+{
+	static const uint16_t three[] = { TPM2_ALG_SHA256, TPM2_ALG_SHA1,
+					  TPM2_ALG_SHA512 };
+	static const uint16_t twice[] = { TPM2_ALG_SHA256, TPM2_ALG_SHA256 };
+	struct elfsig_tpm_opts o = { .tcti = "mock:" };
+	struct elfsig_tpm_event_digests ev;
+	struct elfsig_tpm *t;
+	int r1, r2;
+
+	mock_reset(0, 0);
+	elfsig_tpm_open(&o, &t);
+	r1 = elfsig_tpm_pcr_extend_event(t, 13, all_banks, 4, "ev", 2, &ev);
+	check(r1 == 0 && m.extends == 1 && m.calls == 2 &&
+	      extended_as(&ev, all_banks, 4),
+	      "extend event: 4 banks in one PCR_Extend (after one GetCapability), digests in the caller's order",
+	      m.last);
+	r2 = elfsig_tpm_pcr_extend_event(t, 13, all_banks, 4, "ev", 2, &ev);
+	check(r2 == 0 && m.extends == 2 && m.calls == 3,
+	      "extend event: the next event is one TPM call (allocation cached)",
+	      m.last);
+	elfsig_tpm_close(t);
+
+	mock_reset(0, 0);
+	m.unallocated = 1u << (TPM2_ALG_SHA384 & 0xf);
+	elfsig_tpm_open(&o, &t);
+	r1 = elfsig_tpm_pcr_extend_event(t, 13, all_banks, 4, "ev", 2, &ev);
+	elfsig_tpm_close(t);
+	check(r1 == 0 && m.extends == 1 && extended_as(&ev, three, 3) &&
+	      m.errors == 0,
+	      "extend event: an unallocated bank (sha384) is skipped, the others extended",
+	      m.last);
+
+	mock_reset(0, 0);
+	m.unallocated = 0xffff;
+	elfsig_tpm_open(&o, &t);
+	r1 = elfsig_tpm_pcr_extend_event(t, 13, all_banks, 4, "ev", 2, &ev);
+	elfsig_tpm_close(t);
+	check(r1 == -ENOENT && m.extends == 0 && m.errors == 1 && ev.count == 0,
+	      "extend event: no requested bank allocated is -ENOENT, nothing extended",
+	      m.last);
+
+	mock_reset(0, 0);
+	elfsig_tpm_open(&o, &t);
+	r1 = elfsig_tpm_pcr_extend_event(t, 13, twice, 2, "ev", 2, &ev);
+	r2 = elfsig_tpm_pcr_extend_event(t, 24, all_banks, 4, "ev", 2, &ev);
+	elfsig_tpm_close(t);
+	check(r1 == -EINVAL && r2 == -EINVAL && m.calls == 0 && m.errors == 2,
+	      "extend event: a repeated bank or PCR 24 is -EINVAL before any TPM call",
+	      m.last);
+}
+
 /* The object records the SRK's name at sealing; an SRK with another name
  * is refused before the object is loaded or a session salted with it. */
 static void srk_name_pinned(void)
@@ -540,8 +663,10 @@ int main(void)
 	every_failure_mode("seal", op_seal, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
 	every_failure_mode("unseal", op_unseal, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
 	every_failure_mode("keygen", op_keygen, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
+	every_failure("pcr extend event", op_extend_event, 0x9a2, -EPERM);
 	policy_failure();
 	bank_not_allocated();
+	extend_event();
 	srk_name_pinned();
 	elfsig_tpm_sealed_free(sealed_fixture);
 	return 0;
