@@ -19,18 +19,9 @@ BUILD=${BUILD:-$TOP/build}
 N=${1:-20}
 KERNEL=${ELFSIG_VM_KERNEL:-$BUILD/kernel/bzImage-tiny}
 
-for f in "$KERNEL" "$BUILD/signelf" "$BUILD/vm/bench"; do
-	[ -e "$f" ] || { echo "vm-memory: $f missing (make kernel vm-prereqs)" >&2; exit 1; }
-done
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-mkdir -p "$W/t"
-openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$W/k.pem" 2>/dev/null
-openssl req -new -x509 -key "$W/k.pem" -days 1 -subj "/CN=elfsig bench" \
-	-addext keyUsage=digitalSignature -out "$W/c.pem" 2>/dev/null
-openssl x509 -in "$W/c.pem" -outform DER -out "$W/t/c.der"
-cp "$BUILD/vm/bench" "$W/t/"
-"$BUILD/signelf" sign --key "$W/k.pem" --cert "$W/c.pem" -o "$W/t/bench.signed" "$W/t/bench" >/dev/null
+# shellcheck source=tests/bench/vm-bench-lib.sh
+. "$TOP/tests/bench/vm-bench-lib.sh"
+vm_bench_setup vm-memory
 echo "# bench binary: $(stat -c %s "$W/t/bench") bytes; $N processes per case"
 cat > "$W/script" <<EOS
 keyctl padd asymmetric "" %keyring:.elfsig < /opt/t/c.der > /dev/null
