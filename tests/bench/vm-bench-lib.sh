@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
-# Shared set-up of the VM benchmarks (vm-exec.sh, vm-memory.sh): sourced.
+# Shared set-up of the VM benchmarks (vm-exec.sh, vm-memory.sh): sourced
+# after TOP is set; sets BUILD and KERNEL ($ELFSIG_VM_KERNEL) if unset.
 #
 #   vm_bench_setup NAME FILE...
 #
@@ -8,6 +9,9 @@
 # "NAME: ... missing" and exit 1); makes a work directory $W (removed on
 # exit) with $W/t holding a fresh RSA-2048 test certificate (c.der), the
 # FILEs, and bench.signed: build/vm/bench signed with that key.
+BUILD=${BUILD:-$TOP/build}
+KERNEL=${ELFSIG_VM_KERNEL:-$BUILD/kernel/bzImage-tiny}
+
 vm_bench_setup() {
 	local name=$1 f
 	shift

@@ -13,10 +13,7 @@
 # anywhere.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-$TOP/build}
 RUNS=${1:-200}
-KERNEL=${ELFSIG_VM_KERNEL:-$BUILD/kernel/bzImage-tiny}
-
 # shellcheck source=tests/bench/vm-bench-lib.sh
 . "$TOP/tests/bench/vm-bench-lib.sh"
 vm_bench_setup vm-exec "$BUILD/vm/benchloop"

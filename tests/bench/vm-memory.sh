@@ -15,10 +15,7 @@
 # Not a test: nothing is asserted.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-$TOP/build}
 N=${1:-20}
-KERNEL=${ELFSIG_VM_KERNEL:-$BUILD/kernel/bzImage-tiny}
-
 # shellcheck source=tests/bench/vm-bench-lib.sh
 . "$TOP/tests/bench/vm-bench-lib.sh"
 vm_bench_setup vm-memory
