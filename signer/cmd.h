@@ -46,9 +46,33 @@ const char *cmd_last_error(void);
 void cmd_clear_error(void);
 __attribute__((format(printf, 1, 2))) void cmd_error(const char *fmt, ...);
 
-/* "signelf CMD: msg", then "Try 'signelf CMD --help'"; returns EXIT_USAGE. */
+/* "signelf CMD: msg (see 'signelf CMD --help')"; returns EXIT_USAGE. */
 __attribute__((format(printf, 2, 3)))
 int usage_error(const char *cmd, const char *fmt, ...);
+
+/*
+ * getopt_long() returned '?' or ':' (every option string starts with ':'):
+ * name the option and say what is wrong with it. Returns EXIT_USAGE.
+ */
+int bad_option(const char *cmd, int c, char **argv);
+
+/* "valid", "unsigned", "malformed"... for a library return value (--json). */
+const char *status_name(int ret);
+
+/*
+ * @out must not be the same file as @in (device and inode): an output may
+ * never overwrite an input such as a key, certificate or signature.
+ * Returns 0, or EXIT_USAGE after one message.
+ */
+int refuse_same_file(const char *cmd, const char *out, const char *in);
+
+/*
+ * Resolve a password in OpenSSL's -passin syntax: pass:STR, env:VAR,
+ * file:PATH, fd:N or stdin (the first line of the last three). Returns 0
+ * and *@pass (free with free_pass()), or EXIT_USAGE / EXIT_FAILURE_IO.
+ */
+int read_pass(const char *spec, char **pass);
+void free_pass(char *pass);
 
 void json_string(FILE *f, const char *s);
 void print_hex(FILE *f, const unsigned char *p, size_t n);

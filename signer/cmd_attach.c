@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 
 #include "cmd.h"
 
@@ -30,12 +31,11 @@ int cmd_attach(int argc, char **argv)
 	};
 	const char *sig = NULL, *output = NULL;
 	unsigned int flags = 0;
-	unsigned char *der = NULL;
+	uint8_t *der = NULL;
 	size_t len = 0;
-	FILE *f;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "s:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			sig = optarg;
@@ -50,7 +50,7 @@ int cmd_attach(int argc, char **argv)
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:
-			return usage_error("attach", "invalid option \'%s\'", argv[optind - 1]);
+			return bad_option("attach", c, argv);
 		}
 	}
 	if (!sig)
@@ -58,27 +58,11 @@ int cmd_attach(int argc, char **argv)
 	if (argc - optind != 1)
 		return usage_error("attach", "exactly one FILE is required");
 
-	f = fopen(sig, "rb");
-	if (!f) {
-		cmd_error("%s: %m", sig);
-		return EXIT_FAILURE_IO;
-	}
-	der = malloc(ELFSIG_MAX_SIG_SIZE + 1);
-	if (der)
-		len = fread(der, 1, ELFSIG_MAX_SIG_SIZE + 1, f);
-	if (!der || ferror(f)) {
-		cmd_error("%s: read failed", sig);
-		fclose(f);
-		free(der);
-		return EXIT_FAILURE_IO;
-	}
-	fclose(f);
-	if (len == 0 || len > ELFSIG_MAX_SIG_SIZE) {
-		cmd_error("%s: a signature must be 1 to %u bytes", sig,
-			  ELFSIG_MAX_SIG_SIZE);
-		free(der);
-		return EXIT_MALFORMED;
-	}
+	if (refuse_same_file("attach", output, sig))
+		return EXIT_USAGE;
+	ret = elfsig_read_file(sig, ELFSIG_MAX_SIG_SIZE, &der, &len);
+	if (ret)
+		return exit_code(ret);
 	ret = elfsig_attach_file(argv[optind], output, der, len, flags);
 	free(der);
 	return exit_code(ret);

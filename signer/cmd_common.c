@@ -3,9 +3,16 @@
  * cmd_common.c - exit codes, error output and JSON helpers for signelf.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
 
 #include "cmd.h"
 
@@ -60,6 +67,148 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (see 'signelf %s --help')\n", cmd);
 	return EXIT_USAGE;
+}
+
+int bad_option(const char *cmd, int c, char **argv)
+{
+	char name[64];
+
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+
+	/* A long option is the word getopt took; a short one is optopt. */
+	if (!strncmp(word, "--", 2) || !optopt)
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(word, "="), word);
+	else
+		snprintf(name, sizeof(name), "-%c", optopt);
+	if (c == ':')
+		return usage_error(cmd, "option '%s' requires an argument", name);
+	return usage_error(cmd, "invalid option '%s'", name);
+}
+
+const char *status_name(int ret)
+{
+	switch (ret) {
+	case 0:
+		return "valid";
+	case -ENOKEY:
+		return "no-trusted-key";
+	case -EKEYREJECTED:
+		return "rejected";
+	case -ENODATA:
+		return "unsigned";
+	case -ENOEXEC:
+	case -EBADMSG:
+		return "malformed";
+	default:
+		return "error";
+	}
+}
+
+int refuse_same_file(const char *cmd, const char *out, const char *in)
+{
+	struct stat a, b;
+
+	if (!out || !in || stat(out, &a) != 0 || stat(in, &b) != 0)
+		return 0;
+	if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return 0;
+	cmd_error("%s: output '%s' is the input '%s': refusing to overwrite it",
+		  cmd, out, in);
+	return EXIT_USAGE;
+}
+
+#define MAX_PASS	1024
+
+/* The first line of @fd, at most MAX_PASS bytes, into @buf. */
+static int read_line(int fd, char *buf, const char *what)
+{
+	size_t n = 0;
+
+	while (n < MAX_PASS) {
+		ssize_t r = read(fd, buf + n, 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			cmd_error("key password from %s: %m", what);
+			return EXIT_FAILURE_IO;
+		}
+		if (r == 0 || buf[n] == '\n')
+			break;
+		n++;
+	}
+	if (n == MAX_PASS) {
+		cmd_error("key password from %s: longer than %d bytes", what, MAX_PASS - 1);
+		return EXIT_USAGE;
+	}
+	if (n && buf[n - 1] == '\r')
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+int read_pass(const char *spec, char **pass)
+{
+	char *buf = calloc(1, MAX_PASS + 1);
+	const char *v;
+	struct stat st;
+	char *end;
+	int fd, ret = 0;
+	long n;
+
+	if (!buf)
+		return EXIT_FAILURE_IO;
+	if (!strncmp(spec, "pass:", 5)) {
+		snprintf(buf, MAX_PASS + 1, "%s", spec + 5);
+	} else if (!strncmp(spec, "env:", 4)) {
+		v = getenv(spec + 4);
+		if (!v) {
+			cmd_error("key password: environment variable '%s' is not set",
+				  spec + 4);
+			ret = EXIT_USAGE;
+		} else {
+			snprintf(buf, MAX_PASS + 1, "%s", v);
+		}
+	} else if (!strncmp(spec, "file:", 5)) {
+		fd = open(spec + 5, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			cmd_error("key password file %s: %s", spec + 5, fd < 0 ?
+				  strerror(errno) : "not a regular file");
+			ret = EXIT_USAGE;
+		} else {
+			ret = read_line(fd, buf, spec + 5);
+		}
+		if (fd >= 0)
+			close(fd);
+	} else if (!strncmp(spec, "fd:", 3)) {
+		errno = 0;
+		n = strtol(spec + 3, &end, 10);
+		if (errno || end == spec + 3 || *end || n < 0 || n > 65535) {
+			cmd_error("key password: '%s' is not a file descriptor", spec + 3);
+			ret = EXIT_USAGE;
+		} else {
+			ret = read_line((int)n, buf, spec);
+		}
+	} else if (!strcmp(spec, "stdin")) {
+		ret = read_line(STDIN_FILENO, buf, "standard input");
+	} else {
+		/* Never echo it: it may be a password given without "pass:". */
+		cmd_error("key password: must be pass:STR, env:VAR, file:PATH, fd:N or stdin");
+		ret = EXIT_USAGE;
+	}
+	if (ret) {
+		free_pass(buf);
+		return ret;
+	}
+	*pass = buf;
+	return 0;
+}
+
+void free_pass(char *pass)
+{
+	if (pass)
+		OPENSSL_cleanse(pass, MAX_PASS + 1);
+	free(pass);
 }
 
 int exit_code(int ret)

@@ -25,7 +25,7 @@ int cmd_remove(int argc, char **argv)
 	const char *output = NULL;
 	int c, i, status = EXIT_VALID;
 
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -34,7 +34,7 @@ int cmd_remove(int argc, char **argv)
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:
-			return usage_error("remove", "invalid option \'%s\'", argv[optind - 1]);
+			return bad_option("remove", c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -13,7 +13,8 @@ static const char usage[] =
 "Describe each FILE's signature: signer, algorithms, image digest and\n"
 "where the section lies. Nothing is verified (see 'signelf verify').\n"
 "\n"
-"  -j, --json   one JSON object per file on standard output\n"
+"  -j, --json   one JSON object per file on standard output, failures\n"
+"               included (status, exit, error); nothing on stderr\n"
 "  -h, --help   show this help\n";
 
 static void show_text(const char *file, const struct elfsig_info *in)
@@ -37,7 +38,7 @@ static void show_json(const char *file, const struct elfsig_info *in)
 {
 	printf("{\"file\":");
 	json_string(stdout, file);
-	printf(",\"section_index\":%u,\"section_offset\":%" PRIu64
+	printf(",\"status\":\"signed\",\"exit\":0,\"section_index\":%u,\"section_offset\":%" PRIu64
 	       ",\"section_size\":%" PRIu64 ",\"issuer\":",
 	       in->section_index, in->section_offset, in->section_size);
 	json_string(stdout, in->issuer);
@@ -53,6 +54,16 @@ static void show_json(const char *file, const struct elfsig_info *in)
 	printf("\",\"interpreter\":%s}\n", in->has_interp ? "true" : "false");
 }
 
+static void show_json_error(const char *file, int ret)
+{
+	printf("{\"file\":");
+	json_string(stdout, file);
+	printf(",\"status\":\"%s\",\"exit\":%d,\"error\":", status_name(ret),
+	       exit_code(ret));
+	json_string(stdout, cmd_last_error());
+	printf("}\n");
+}
+
 int cmd_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -63,7 +74,7 @@ int cmd_show(int argc, char **argv)
 	bool json = false;
 	int c, i, status = EXIT_VALID;
 
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -72,16 +83,22 @@ int cmd_show(int argc, char **argv)
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:
-			return usage_error("show", "invalid option \'%s\'", argv[optind - 1]);
+			return bad_option("show", c, argv);
 		}
 	}
 	if (optind >= argc)
 		return usage_error("show", "no FILE given");
+	/* With --json, a failure is a record of its own, not a stderr line. */
+	cmd_quiet(json);
 	for (i = optind; i < argc; i++) {
 		struct elfsig_info info;
-		int ret = elfsig_read_info(argv[i], &info);
+		int ret;
 
+		cmd_clear_error();
+		ret = elfsig_read_info(argv[i], &info);
 		status = worse(status, exit_code(ret));
+		if (ret && json)
+			show_json_error(argv[i], ret);
 		if (ret)
 			continue;
 		if (json)

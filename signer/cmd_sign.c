@@ -28,6 +28,10 @@ static const char usage[] =
 "      --provider NAME   load an extra OpenSSL provider (repeatable)\n"
 "      --tcti TCTI       TPM connection for TPM keys (default: $TPM2TOOLS_TCTI,\n"
 "                        then the tpm2 provider's default)\n"
+"  -p, --key-pass SPEC   the key's password or TPM auth value, as OpenSSL's\n"
+"                        -passin: pass:STR, env:VAR, file:PATH, fd:N, stdin\n"
+"                        (default: $ELFSIG_KEY_PASS; without either, ask\n"
+"                        on a terminal, or fail)\n"
 "  -h, --help            show this help\n";
 
 int cmd_sign(int argc, char **argv)
@@ -41,17 +45,19 @@ int cmd_sign(int argc, char **argv)
 		{ "allow-interp", no_argument, NULL, 'I' },
 		{ "provider", required_argument, NULL, 'P' },
 		{ "tcti", required_argument, NULL, 'T' },
+		{ "key-pass", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *providers[MAX_PROVIDERS + 1] = { NULL };
 	struct elfsig_signer_opts so = { .providers = providers };
 	struct elfsig_signer *signer = NULL;
-	const char *output = NULL;
+	const char *output = NULL, *pass_spec = getenv("ELFSIG_KEY_PASS");
+	char *pass = NULL;
 	unsigned int flags = 0;
 	int nprov = 0, c, ret, status = EXIT_VALID;
 
-	while ((c = getopt_long(argc, argv, "k:c:a:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":k:c:a:o:p:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			so.key = optarg;
@@ -81,11 +87,14 @@ int cmd_sign(int argc, char **argv)
 		case 'T':
 			so.tcti = optarg;
 			break;
+		case 'p':
+			pass_spec = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return EXIT_VALID;
 		default:
-			return usage_error("sign", "invalid option \'%s\'", argv[optind - 1]);
+			return bad_option("sign", c, argv);
 		}
 	}
 	if (!so.key || !so.cert)
@@ -94,8 +103,18 @@ int cmd_sign(int argc, char **argv)
 		return usage_error("sign", "no FILE given");
 	if (output && argc - optind != 1)
 		return usage_error("sign", "--output takes exactly one FILE");
+	if (refuse_same_file("sign", output, so.key) ||
+	    refuse_same_file("sign", output, so.cert))
+		return EXIT_USAGE;
+	if (pass_spec) {
+		ret = read_pass(pass_spec, &pass);
+		if (ret)
+			return ret;
+		so.key_pass = pass;
+	}
 
 	ret = elfsig_signer_load(&so, &signer);
+	free_pass(pass);
 	if (ret)
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILURE_IO;
 	if (output) {

@@ -24,25 +24,6 @@ static const char usage[] =
 "(interpreter), 2 unsigned, 3 not ELF or malformed, 4 usage, 5 other error;\n"
 "with several files, the largest.\n";
 
-static const char *status_name(int ret)
-{
-	switch (ret) {
-	case 0:
-		return "valid";
-	case -ENOKEY:
-		return "no-trusted-key";
-	case -EKEYREJECTED:
-		return "rejected";
-	case -ENODATA:
-		return "unsigned";
-	case -ENOEXEC:
-	case -EBADMSG:
-		return "malformed";
-	default:
-		return "error";
-	}
-}
-
 static void print_json(const char *file, int ret, const struct elfsig_info *info)
 {
 	printf("{\"file\":");
@@ -85,7 +66,7 @@ int cmd_verify(int argc, char **argv)
 
 	if (elfsig_trust_new(&trust))
 		return EXIT_FAILURE_IO;
-	while ((c = getopt_long(argc, argv, "c:d:qjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:d:qjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (elfsig_trust_add_file(trust, optarg))
@@ -109,7 +90,7 @@ int cmd_verify(int argc, char **argv)
 			return EXIT_VALID;
 		default:
 			elfsig_trust_free(trust);
-			return usage_error("verify", "invalid option \'%s\'", argv[optind - 1]);
+			return bad_option("verify", c, argv);
 		}
 	}
 	if (!have_trust || optind >= argc) {

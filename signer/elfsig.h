@@ -95,6 +95,32 @@ ELFSIG_API int elfsig_image_digest(const char *path, enum elfsig_hash hash,
 ELFSIG_API int elfsig_build_message(enum elfsig_hash hash, const uint8_t *digest,
 				    size_t size, uint8_t *msg, size_t *msglen);
 
+/**
+ * elfsig_read_file() - read a whole small regular file
+ * @path: the file: a FIFO, device or directory is refused without
+ *        blocking (-EINVAL)
+ * @max:  the largest size accepted (-EBADMSG above, or if empty)
+ * @out:  out, the bytes, to free()
+ * @len:  out, how many
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_API int elfsig_read_file(const char *path, size_t max, uint8_t **out,
+				size_t *len);
+
+/**
+ * elfsig_write_file() - replace a file atomically with some bytes
+ * @path: the file; if it exists it must be a regular file (through
+ *        symbolic links), never a device, FIFO or directory
+ * @buf:  the bytes
+ * @len:  how many
+ *
+ * Written to a temporary file next to @path, synced, made mode 0644 and
+ * renamed over @path: a reader sees the old file or the new one, never a
+ * part. (For `signelf digest --message`.)
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_API int elfsig_write_file(const char *path, const void *buf, size_t len);
+
 /* A loaded private key and its certificate, reusable for many files. */
 struct elfsig_signer;
 
@@ -105,6 +131,9 @@ struct elfsig_signer_opts {
 	unsigned int flags;	 /* ELFSIG_USE_KEYID */
 	const char *const *providers; /* extra OpenSSL providers, NULL-ended */
 	const char *tcti;	 /* TCTI for the tpm2 provider, or NULL */
+	const char *key_pass;	 /* the key's password or TPM auth value
+				  * (may be ""), or NULL: prompt on a
+				  * terminal, fail without one */
 };
 
 /**

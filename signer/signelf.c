@@ -29,6 +29,7 @@ static void usage(FILE *f)
 		"Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "  %-8s %s\n", "help", "show this help, or a command's ('signelf help sign')");
 	fprintf(f, "\n"
 		"  -h, --help     show this help (or 'signelf COMMAND --help')\n"
 		"  -V, --version  show the version\n"
@@ -46,9 +47,25 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
 		return EXIT_VALID;
+	}
+	if (!strcmp(argv[1], "help")) {
+		/* "signelf help CMD" is "signelf CMD --help". */
+		char *args[] = { argv[2], "--help", NULL };
+
+		if (argc > 3) {
+			fprintf(stderr, "signelf: help takes one COMMAND (see 'signelf --help')\n");
+			return EXIT_USAGE;
+		}
+		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].run(2, args);
+		fprintf(stderr, "signelf: unknown command '%s' (see 'signelf --help')\n",
+			argv[2]);
+		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("signelf %s (elfsig format v1)\n", ELFSIG_VERSION);

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # signer/: libelfsig (static and shared) and signelf.
 
-SIGNER_LIB_SRCS := signer/lib/util.c signer/lib/elf.c signer/lib/digest.c \
+SIGNER_LIB_SRCS := signer/lib/util.c signer/lib/algs.c signer/lib/elf.c signer/lib/digest.c \
 		   signer/lib/write.c signer/lib/der.c signer/lib/pkcs7.c \
 		   signer/lib/sign.c
 SIGNER_CMD_SRCS := signer/signelf.c signer/cmd_common.c signer/cmd_sign.c \

@@ -80,19 +80,36 @@ static bool is_oid(const struct der *v, const uint8_t *oid, size_t n)
 	return v->len == n && memcmp(v->p, oid, n) == 0;
 }
 
-/* One AlgorithmIdentifier; its full encoding is returned for comparison. */
-static bool algorithm(struct der *d, struct der *whole)
+/* One AlgorithmIdentifier with absent or NULL parameters; its full
+ * encoding is returned for comparison, its OID in @oid. */
+struct algid {
+	struct der whole, oid;
+};
+
+static bool algorithm(struct der *d, struct algid *a)
 {
-	struct der ai, oid, params;
+	struct der ai, params;
 	const uint8_t *start = d->p;
 
-	if (!expect(d, T_SEQ, &ai) || !expect(&ai, T_OID, &oid))
+	if (!expect(d, T_SEQ, &ai) || !expect(&ai, T_OID, &a->oid))
 		return false;
 	if (ai.len && (!expect(&ai, T_NULL, &params) || params.len || ai.len))
 		return false;
-	whole->p = start;
-	whole->len = (size_t)(d->p - start);
+	a->whole.p = start;
+	a->whole.len = (size_t)(d->p - start);
 	return true;
+}
+
+/* The hash of format v1 whose OID is @oid, or 0. */
+static enum elfsig_hash hash_of(const struct der *oid)
+{
+	size_t i;
+
+	for (i = 0; i < elfsig_n_hash_algs; i++)
+		if (is_oid(oid, elfsig_hash_algs[i].oid,
+			   sizeof(elfsig_hash_algs[i].oid)))
+			return elfsig_hash_algs[i].hash;
+	return 0;
 }
 
 int elfsig_pkcs7_shape(const uint8_t *bytes, size_t len, const char *name)
@@ -101,7 +118,10 @@ int elfsig_pkcs7_shape(const uint8_t *bytes, size_t len, const char *name)
 		0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02 };
 	static const uint8_t data[] = {
 		0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01 };
-	struct der d = { bytes, len }, ci, v, sd, set, eci, si, listed, used;
+	struct der d = { bytes, len }, ci, v, sd, set, eci, si, sig, sigoid;
+	struct der sigalg;
+	struct algid listed, used;
+	enum elfsig_hash hash;
 	uint8_t tag;
 
 	if (!expect(&d, T_SEQ, &ci) || d.len || !expect(&ci, T_OID, &v) ||
@@ -141,18 +161,28 @@ int elfsig_pkcs7_shape(const uint8_t *bytes, size_t len, const char *name)
 			   name);
 		return -EBADMSG;
 	}
-	if (!expect(&si, T_SEQ, &v) || !expect(&si, T_OCTET, &v) || !v.len)
+	if (!expect(&si, T_SEQ, &sigalg) || !expect(&sigalg, T_OID, &sigoid) ||
+	    !expect(&si, T_OCTET, &sig) || !sig.len)
 		goto malformed;
 	if (si.len) {
 		elfsig_err("%s: signature has unsigned attributes (format v1 has none)",
 			   name);
 		return -EBADMSG;
 	}
-	if (listed.len != used.len || memcmp(listed.p, used.p, used.len) != 0) {
+	if (listed.whole.len != used.whole.len ||
+	    memcmp(listed.whole.p, used.whole.p, used.whole.len) != 0) {
 		elfsig_err("%s: signer's digest algorithm is not the one listed", name);
 		return -EBADMSG;
 	}
-	return 0;
+	hash = hash_of(&used.oid);
+	if (!hash) {
+		elfsig_err("%s: signature digest algorithm is not %s", name,
+			   elfsig_hash_names());
+		return -EBADMSG;
+	}
+	/* @sigalg is left holding the signature algorithm's parameters. */
+	return elfsig_sigalg_check(sigoid.p, sigoid.len, sigalg.p, sigalg.len, hash,
+				   sig.p, sig.len, name);
 malformed:
 	elfsig_err("%s: signature is not a format v1 PKCS#7 SignedData", name);
 	return -EBADMSG;

@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -20,62 +19,6 @@
 #include "lib_private.h"
 
 #define DIGEST_BUF_SIZE	(256u << 10)
-
-static const struct {
-	enum elfsig_hash hash;
-	const char *name;
-	const char *ossl;
-	size_t size;
-} hashes[] = {
-	{ ELFSIG_HASH_SHA256, "sha256", "SHA256", 32 },
-	{ ELFSIG_HASH_SHA384, "sha384", "SHA384", 48 },
-	{ ELFSIG_HASH_SHA512, "sha512", "SHA512", 64 },
-};
-
-int elfsig_hash_from_name(const char *name, enum elfsig_hash *hash)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(hashes) / sizeof(hashes[0]); i++) {
-		if (strcasecmp(name, hashes[i].name) == 0) {
-			*hash = hashes[i].hash;
-			return 0;
-		}
-	}
-	elfsig_err("unknown hash algorithm '%s' (use sha256, sha384 or sha512)",
-		   name);
-	return -EINVAL;
-}
-
-const char *elfsig_hash_name(enum elfsig_hash hash)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(hashes) / sizeof(hashes[0]); i++)
-		if (hashes[i].hash == hash)
-			return hashes[i].name;
-	return NULL;
-}
-
-size_t elfsig_hash_size(enum elfsig_hash hash)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(hashes) / sizeof(hashes[0]); i++)
-		if (hashes[i].hash == hash)
-			return hashes[i].size;
-	return 0;
-}
-
-static const char *hash_ossl_name(enum elfsig_hash hash)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(hashes) / sizeof(hashes[0]); i++)
-		if (hashes[i].hash == hash)
-			return hashes[i].ossl;
-	return NULL;
-}
 
 /* Feed file bytes [off, off + len) to @ctx through @buf. */
 static int hash_range(const struct elfsig_elf *elf, EVP_MD_CTX *ctx,
@@ -100,7 +43,8 @@ static int hash_range(const struct elfsig_elf *elf, EVP_MD_CTX *ctx,
 int elfsig_elf_digest(const struct elfsig_elf *elf, enum elfsig_hash hash,
 		      uint8_t *digest, size_t *size)
 {
-	const char *alg = hash_ossl_name(hash);
+	const struct elfsig_hash_alg *h = elfsig_hash_alg(hash);
+	const char *alg = h ? h->ossl : NULL;
 	uint64_t pht_size = (uint64_t)elf->phnum * elf->phentsize;
 	EVP_MD *md = NULL;
 	EVP_MD_CTX *ctx = NULL;

@@ -561,14 +561,12 @@ int elfsig_elf_parse_fd(struct elfsig_elf *elf, int fd, const char *name,
 int elfsig_elf_open(struct elfsig_elf *elf, const char *path, const char *name,
 		    enum elfsig_parse level)
 {
+	struct stat st;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		ret = -errno;
-		elfsig_err("%s: %s", name, strerror(errno));
-		return ret;
-	}
+	fd = elfsig_open_regular(path, name, &st, -ENOEXEC);
+	if (fd < 0)
+		return fd;
 	ret = elfsig_elf_parse_fd(elf, fd, name, level);
 	if (ret)
 		close(fd);

@@ -94,6 +94,34 @@ void elfsig_encode_shdr(const struct elfsig_elf *elf,
 void elfsig_put_half(const struct elfsig_elf *elf, uint8_t *p, uint16_t v) ELFSIG_INTERNAL;
 void elfsig_put_off(const struct elfsig_elf *elf, uint8_t *p, uint64_t v) ELFSIG_INTERNAL;
 
+/* algs.c: the algorithms format v1 allows. */
+struct elfsig_hash_alg {
+	enum elfsig_hash hash;
+	const char *name;		/* "sha256" */
+	const char *ossl;		/* "SHA256" */
+	size_t size;
+	int nid;
+	uint8_t oid[9];			/* DER content of the digest OID */
+	uint8_t ecdsa_oid[8];		/* ecdsa-with-SHA* of this hash */
+};
+extern const struct elfsig_hash_alg elfsig_hash_algs[] ELFSIG_INTERNAL;
+extern const size_t elfsig_n_hash_algs ELFSIG_INTERNAL;
+const struct elfsig_hash_alg *elfsig_hash_alg(enum elfsig_hash hash) ELFSIG_INTERNAL;
+const struct elfsig_hash_alg *elfsig_hash_alg_by_nid(int nid) ELFSIG_INTERNAL;
+/* "sha256, sha384 or sha512"; "RSA-2048, ..., ECDSA P-384". */
+const char *elfsig_hash_names(void) ELFSIG_INTERNAL;
+const char *elfsig_key_names(void) ELFSIG_INTERNAL;
+struct evp_pkey_st;
+/* 0, or -EKEYREJECTED (and a message naming @name) for a key outside the
+ * table. */
+int elfsig_key_check(struct evp_pkey_st *key, const char *name) ELFSIG_INTERNAL;
+/* The SignerInfo's signature algorithm (OID and parameters, DER content)
+ * and value: 0, -EKEYREJECTED outside the table, -EBADMSG if malformed. */
+int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
+			const uint8_t *params, size_t params_len,
+			enum elfsig_hash hash, const uint8_t *sig,
+			size_t sig_len, const char *name) ELFSIG_INTERNAL;
+
 /* digest.c */
 int elfsig_elf_digest(const struct elfsig_elf *elf, enum elfsig_hash hash,
 		      uint8_t *digest, size_t *size) ELFSIG_INTERNAL;
@@ -107,6 +135,9 @@ int elfsig_pread_full(int fd, void *buf, size_t len, uint64_t off,
 		      const char *name) ELFSIG_INTERNAL;
 int elfsig_write_full(int fd, const void *buf, size_t len,
 		      const char *name) ELFSIG_INTERNAL;
+int elfsig_open_regular(const char *path, const char *name, struct stat *st,
+			int not_reg) ELFSIG_INTERNAL;
+int elfsig_check_output(const char *path, struct stat *st) ELFSIG_INTERNAL;
 int elfsig_read_small_file(const char *path, size_t max, uint8_t **out,
 			   size_t *len) ELFSIG_INTERNAL;
 bool elfsig_range_ok(uint64_t off, uint64_t len, uint64_t limit) ELFSIG_INTERNAL;
@@ -147,6 +178,8 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
 			   void *ctx, unsigned int flags,
 			   struct elfsig_pending *pend) ELFSIG_INTERNAL;
+int elfsig_pending_create(const char *target, const char *name,
+			  struct elfsig_pending *pend) ELFSIG_INTERNAL;
 int elfsig_pending_commit(struct elfsig_pending *pend, bool sync) ELFSIG_INTERNAL;
 void elfsig_pending_abort(struct elfsig_pending *pend) ELFSIG_INTERNAL;
 void elfsig_pending_commit_all(struct elfsig_pending *p, size_t n,

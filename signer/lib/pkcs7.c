@@ -59,43 +59,31 @@ static void name_to_string(const X509_NAME *name, char *out, size_t outsz)
 	BIO_free(b);
 }
 
-static enum elfsig_hash hash_from_nid(int nid)
-{
-	switch (nid) {
-	case NID_sha256:
-		return ELFSIG_HASH_SHA256;
-	case NID_sha384:
-		return ELFSIG_HASH_SHA384;
-	case NID_sha512:
-		return ELFSIG_HASH_SHA512;
-	default:
-		return 0;
-	}
-}
-
-/* Parse @der as exactly one ContentInfo; the caller frees the result. */
-static CMS_ContentInfo *parse_cms(const uint8_t *der, size_t len, const char *name)
+/* Parse @der as exactly one ContentInfo; on success the caller frees *@out. */
+static int parse_cms(const uint8_t *der, size_t len, const char *name,
+		     CMS_ContentInfo **out)
 {
 	const unsigned char *p = der;
 	unsigned char *reenc;
 	CMS_ContentInfo *cms;
-	int n;
+	int n, ret;
 
+	*out = NULL;
 	if (len > ELFSIG_MAX_SIG_SIZE) {
 		elfsig_err("%s: signature of %zu bytes exceeds %u", name, len,
 			   ELFSIG_MAX_SIG_SIZE);
-		return NULL;
+		return -EBADMSG;
 	}
 	cms = d2i_CMS_ContentInfo(NULL, &p, (long)len);
 	if (!cms) {
 		elfsig_err_ssl("%s: signature is not valid DER PKCS#7", name);
-		return NULL;
+		return -EBADMSG;
 	}
 	if (p != der + len) {
 		elfsig_err("%s: %zu bytes of garbage after the PKCS#7 signature",
 			   name, (size_t)(der + len - p));
 		CMS_ContentInfo_free(cms);
-		return NULL;
+		return -EBADMSG;
 	}
 	/* DER only: a BER variant of a valid blob is refused, not normalised. */
 	reenc = NULL;
@@ -104,15 +92,17 @@ static CMS_ContentInfo *parse_cms(const uint8_t *der, size_t len, const char *na
 		elfsig_err("%s: signature is not in canonical DER form", name);
 		OPENSSL_free(reenc);
 		CMS_ContentInfo_free(cms);
-		return NULL;
+		return -EBADMSG;
 	}
 	OPENSSL_free(reenc);
 	ERR_clear_error();
-	if (elfsig_pkcs7_shape(der, len, name)) {
+	ret = elfsig_pkcs7_shape(der, len, name);
+	if (ret) {
 		CMS_ContentInfo_free(cms);
-		return NULL;
+		return ret;
 	}
-	return cms;
+	*out = cms;
+	return 0;
 }
 
 /* Structural checks of format v1; fills @view (may be NULL). */
@@ -126,7 +116,7 @@ static int check_cms(CMS_ContentInfo *cms, const char *name,
 	ASN1_INTEGER *sno = NULL;
 	X509_ALGOR *dig = NULL, *sig = NULL;
 	const ASN1_OBJECT *obj;
-	enum elfsig_hash hash;
+	const struct elfsig_hash_alg *hash;
 
 	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
 		elfsig_err("%s: signature is not PKCS#7 SignedData", name);
@@ -149,10 +139,10 @@ static int check_cms(CMS_ContentInfo *cms, const char *name,
 	si = sk_CMS_SignerInfo_value(sis, 0);
 	CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &sig);
 	X509_ALGOR_get0(&obj, NULL, NULL, dig);
-	hash = hash_from_nid(OBJ_obj2nid(obj));
+	hash = elfsig_hash_alg_by_nid(OBJ_obj2nid(obj));
 	if (!hash) {
-		elfsig_err("%s: signature digest algorithm is not sha256, sha384 or sha512",
-			   name);
+		elfsig_err("%s: signature digest algorithm is not %s", name,
+			   elfsig_hash_names());
 		return -EBADMSG;
 	}
 	if (CMS_SignerInfo_get0_signer_id(si, &keyid, &issuer, &sno) != 1 ||
@@ -163,7 +153,7 @@ static int check_cms(CMS_ContentInfo *cms, const char *name,
 	if (!view)
 		return 0;
 	memset(view, 0, sizeof(*view));
-	view->hash = hash;
+	view->hash = hash->hash;
 	if (keyid)
 		hex(ASN1_STRING_get0_data(keyid), (size_t)ASN1_STRING_length(keyid),
 		    view->skid, sizeof(view->skid));
@@ -180,11 +170,12 @@ static int check_cms(CMS_ContentInfo *cms, const char *name,
 int elfsig_pkcs7_check(const uint8_t *der, size_t len, const char *name,
 		       struct elfsig_pkcs7_view *view)
 {
-	CMS_ContentInfo *cms = parse_cms(der, len, name);
+	CMS_ContentInfo *cms;
 	int ret;
 
-	if (!cms)
-		return -EBADMSG;
+	ret = parse_cms(der, len, name, &cms);
+	if (ret)
+		return ret;
 	ret = check_cms(cms, name, view);
 	CMS_ContentInfo_free(cms);
 	return ret;
@@ -349,12 +340,9 @@ static int load_signed(const char *path, struct elfsig_info *info,
 	ret = elfsig_elf_read_signature(&elf, &der, &len);
 	if (ret)
 		goto out;
-	*cms = parse_cms(der, len, path);
-	if (!*cms) {
-		ret = -EBADMSG;
-		goto out;
-	}
-	ret = check_cms(*cms, path, &view);
+	ret = parse_cms(der, len, path, cms);
+	if (!ret)
+		ret = check_cms(*cms, path, &view);
 	if (ret)
 		goto out;
 	fill_info(&elf, &view, info);
@@ -371,6 +359,20 @@ out:
 	elfsig_elf_release(&elf);
 	close(elf.fd);
 	return ret;
+}
+
+/* The trusted certificate's key must be one the kernel accepts too. */
+static int check_cert_key(X509 *cert, const char *path, const char *subject)
+{
+	EVP_PKEY *key = X509_get0_pubkey(cert);
+	char name[600];
+
+	snprintf(name, sizeof(name), "%s: trusted certificate %s", path, subject);
+	if (!key) {
+		elfsig_err_ssl("%s: unreadable public key", name);
+		return -EKEYREJECTED;
+	}
+	return elfsig_key_check(key, name);
 }
 
 int elfsig_read_info(const char *path, struct elfsig_info *info)
@@ -427,6 +429,9 @@ int elfsig_verify_file(const struct elfsig_trust *trust, const char *path,
 	}
 	name_to_string(X509_get_subject_name(match), info->signer_subject,
 		       sizeof(info->signer_subject));
+	ret = check_cert_key(match, path, info->signer_subject);
+	if (ret)
+		goto out;
 	signer = sk_X509_new_null();
 	content = BIO_new_mem_buf(msg, (int)mlen);
 	if (!signer || !content || !sk_X509_push(signer, match)) {

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <openssl/cms.h>
 #include <openssl/err.h>
@@ -35,7 +38,71 @@ struct elfsig_signer {
 	unsigned int flags;
 	OSSL_PROVIDER *prov[MAX_PROVIDERS];
 	int nprov;
+	char *tss_log;		/* where tpm2-tss logs while we run, or NULL */
 };
+
+/*
+ * tpm2-tss prints its errors on stderr, several lines each; while the tpm2
+ * provider runs, send them to a private file instead, so a failure can be
+ * told in one line with its real reason (unless the user asked for the
+ * TSS log with TSS2_LOG or TSS2_LOGFILE).
+ */
+static void tss_log_start(struct elfsig_signer *s)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path = NULL;
+	int fd;
+
+	if (getenv("TSS2_LOG") || getenv("TSS2_LOGFILE"))
+		return;
+	if (asprintf(&path, "%s/elfsig-tss.XXXXXX", dir && *dir ? dir : "/tmp") < 0)
+		return;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0) {
+		free(path);
+		return;
+	}
+	close(fd);
+	setenv("TSS2_LOGFILE", path, 1);
+	setenv("TSS2_LOG", "all+warning", 1);
+	s->tss_log = path;
+}
+
+/* The first line tpm2-tss logged (the innermost cause: the layers above
+ * log after it), without its "ERROR:tcti:file:line:fn()" prefix, into @out
+ * ("" if none). */
+static void tss_log_reason(const struct elfsig_signer *s, char *out, size_t n)
+{
+	char line[512];
+	FILE *f;
+
+	out[0] = '\0';
+	if (!s->tss_log || !(f = fopen(s->tss_log, "re")))
+		return;
+	while (!out[0] && fgets(line, sizeof(line), f)) {
+		char *r = strstr(line, "() ");
+
+		line[strcspn(line, "\n")] = '\0';
+		r = r ? r + 3 : line;
+		while (*r == ' ')
+			r++;
+		if (*r)
+			snprintf(out, n, "%.200s", r);
+	}
+	fclose(f);
+	/* Trailing blanks of the TSS's format. */
+	for (size_t i = strlen(out); i > 0 && out[i - 1] == ' '; i--)
+		out[i - 1] = '\0';
+}
+
+static void tss_log_stop(struct elfsig_signer *s)
+{
+	if (!s->tss_log)
+		return;
+	unlink(s->tss_log);
+	free(s->tss_log);
+	s->tss_log = NULL;
+}
 
 static int load_provider(struct elfsig_signer *s, const char *name)
 {
@@ -77,6 +144,7 @@ static int setup_providers(struct elfsig_signer *s,
 			   const struct elfsig_signer_opts *o)
 {
 	const char *const *p;
+	OSSL_PROVIDER *p_tpm;
 	int ret;
 
 	/* Loading any provider stops the implicit default one: load it too. */
@@ -85,13 +153,24 @@ static int setup_providers(struct elfsig_signer *s,
 		return ret;
 	if (is_tpm_key(o->key)) {
 		const char *tcti = o->tcti ? o->tcti : getenv("TPM2TOOLS_TCTI");
+		char reason[256];
 
 		/* The tpm2 provider reads its TCTI from the environment. */
 		if (o->tcti || (tcti && !getenv("TPM2OPENSSL_TCTI")))
 			setenv("TPM2OPENSSL_TCTI", tcti, 1);
-		ret = load_provider(s, "tpm2");
-		if (ret)
-			return ret;
+		tcti = getenv("TPM2OPENSSL_TCTI");
+		tss_log_start(s);
+		p_tpm = OSSL_PROVIDER_load(NULL, "tpm2");
+		if (!p_tpm) {
+			tss_log_reason(s, reason, sizeof(reason));
+			ERR_clear_error();
+			elfsig_err("cannot use the TPM (TCTI '%s'%s): %s", tcti ? tcti :
+				   "tpm2-tss default", tcti ? "" : "; set --tcti or TPM2TOOLS_TCTI",
+				   reason[0] ? reason :
+				   "the OpenSSL provider 'tpm2' failed to start");
+			return -ENODEV;
+		}
+		s->prov[s->nprov++] = p_tpm;
 	} else if (strncmp(o->key, "pkcs11:", 7) == 0) {
 		ret = load_provider(s, "pkcs11");
 		if (ret)
@@ -105,36 +184,109 @@ static int setup_providers(struct elfsig_signer *s,
 	return 0;
 }
 
-static int load_key(struct elfsig_signer *s, const char *key)
+/*
+ * A key name that is a path (bare or "file:") must be a regular file: the
+ * store would block on a FIFO and list a directory. (The store reopens the
+ * name; whoever can swap the file between the two opens owns its directory
+ * and could replace the key anyway.)
+ */
+static int check_key_path(const char *key)
 {
+	const char *path = key;
+	struct stat st;
+
+	if (strncmp(path, "file:", 5) == 0) {
+		path += 5;
+		if (strncmp(path, "//", 2) == 0)
+			path += 2;
+	}
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return 0;	/* not a path (or the store reports it) */
+	elfsig_err("%s: not a regular file", key);
+	return -EINVAL;
+}
+
+/* What the store's password callback works from. */
+struct key_pass {
+	const char *pass;	/* NULL: none was given */
+	bool asked;		/* the key wanted one */
+};
+
+static int key_pass_cb(char *buf, int size, int rwflag, void *u)
+{
+	struct key_pass *kp = u;
+	size_t n;
+
+	kp->asked = true;
+	if (!kp->pass || size <= 0)
+		return -1;
+	n = strlen(kp->pass);
+	if (n > (size_t)size)
+		return -1;
+	memcpy(buf, kp->pass, n);
+	return (int)n;
+}
+
+static int load_key(struct elfsig_signer *s, const char *key, const char *pass)
+{
+	struct key_pass kp = { pass, false };
+	UI_METHOD *ui = NULL;
 	OSSL_STORE_CTX *st;
+	char reason[256];
+	int ret;
 
-	st = OSSL_STORE_open_ex(key, NULL, NULL, UI_get_default_method(), NULL,
-				NULL, NULL, NULL);
-	if (!st) {
-		elfsig_err_ssl("%s: cannot open the private key", key);
-		return -ENOKEY;
+	ret = check_key_path(key);
+	if (ret)
+		return ret;
+	/*
+	 * Prompt on the terminal only when there is one and no password was
+	 * given: a pipeline must fail with a message, never wait.
+	 */
+	if (pass || !isatty(STDIN_FILENO)) {
+		ui = UI_UTIL_wrap_read_pem_callback(key_pass_cb, 0);
+		if (!ui)
+			return -ENOMEM;
 	}
-	OSSL_STORE_expect(st, OSSL_STORE_INFO_PKEY);
-	while (!s->key && !OSSL_STORE_eof(st)) {
-		OSSL_STORE_INFO *info = OSSL_STORE_load(st);
+	st = OSSL_STORE_open_ex(key, NULL, NULL, ui ? ui : UI_get_default_method(),
+				&kp, NULL, NULL, NULL);
+	if (st) {
+		OSSL_STORE_expect(st, OSSL_STORE_INFO_PKEY);
+		while (!s->key && !OSSL_STORE_eof(st)) {
+			OSSL_STORE_INFO *info = OSSL_STORE_load(st);
 
-		if (!info) {
-			if (OSSL_STORE_error(st))
-				break;
-			continue;
+			if (!info) {
+				if (OSSL_STORE_error(st))
+					break;
+				continue;
+			}
+			if (OSSL_STORE_INFO_get_type(info) == OSSL_STORE_INFO_PKEY)
+				s->key = OSSL_STORE_INFO_get1_PKEY(info);
+			OSSL_STORE_INFO_free(info);
 		}
-		if (OSSL_STORE_INFO_get_type(info) == OSSL_STORE_INFO_PKEY)
-			s->key = OSSL_STORE_INFO_get1_PKEY(info);
-		OSSL_STORE_INFO_free(info);
+		OSSL_STORE_close(st);
 	}
-	OSSL_STORE_close(st);
-	if (!s->key) {
-		elfsig_err_ssl("%s: no private key found", key);
-		return -ENOKEY;
+	UI_destroy_method(ui);
+	if (s->key) {
+		ERR_clear_error();
+		return 0;
 	}
-	ERR_clear_error();
-	return 0;
+	if (kp.asked && !pass) {
+		ERR_clear_error();
+		elfsig_err("%s: the key needs a password (give it with --key-pass or ELFSIG_KEY_PASS)",
+			   key);
+		return -EACCES;
+	}
+	tss_log_reason(s, reason, sizeof(reason));
+	if (reason[0]) {
+		ERR_clear_error();
+		elfsig_err("%s: cannot load the private key: %s", key, reason);
+	} else if (kp.asked) {
+		elfsig_err_ssl("%s: cannot load the private key (wrong password?)", key);
+	} else {
+		elfsig_err_ssl(st ? "%s: no private key found" :
+			       "%s: cannot open the private key", key);
+	}
+	return -ENOKEY;
 }
 
 static int load_cert(struct elfsig_signer *s, const char *path)
@@ -195,7 +347,10 @@ int elfsig_signer_load(const struct elfsig_signer_opts *o,
 	if (!ret)
 		ret = load_cert(s, o->cert);
 	if (!ret)
-		ret = load_key(s, o->key);
+		ret = load_key(s, o->key, o->key_pass);
+	if (ret)
+		goto fail;
+	ret = elfsig_key_check(s->key, o->key);
 	if (ret)
 		goto fail;
 	if (X509_check_private_key(s->cert, s->key) != 1) {
@@ -224,6 +379,7 @@ void elfsig_signer_free(struct elfsig_signer *s)
 	if (!s)
 		return;
 	EVP_PKEY_free(s->key);	/* before its provider goes */
+	tss_log_stop(s);
 	X509_free(s->cert);
 	EVP_MD_free(s->md);
 	for (i = s->nprov - 1; i >= 0; i--)
@@ -349,18 +505,48 @@ int elfsig_sign_file(const struct elfsig_signer *signer, const char *path,
 			      (void *)signer, flags);
 }
 
-#define BATCH 128	/* files prepared before one sync: bounds open fds */
+#define BATCH_MAX	128	/* files prepared before one sync */
+#define FD_RESERVE	16	/* for the input, the directory, OpenSSL, ... */
+
+/*
+ * How many prepared files (one open descriptor each) fit under
+ * RLIMIT_NOFILE beside the descriptors already open: a batch must never
+ * fail on EMFILE, whatever `ulimit -n` is.
+ */
+static size_t batch_size(void)
+{
+	struct rlimit rl;
+	size_t open_fds = 0, room;
+	struct dirent *d;
+	DIR *dir;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return BATCH_MAX;
+	dir = opendir("/proc/self/fd");
+	if (dir) {
+		while ((d = readdir(dir)) != NULL)
+			if (d->d_name[0] != '.')
+				open_fds++;
+		closedir(dir);
+	} else {
+		open_fds = FD_RESERVE;	/* no /proc: assume a busy process */
+	}
+	if (rl.rlim_cur <= open_fds + FD_RESERVE)
+		return 1;
+	room = (size_t)(rl.rlim_cur - open_fds - FD_RESERVE);
+	return room < BATCH_MAX ? room : BATCH_MAX;
+}
 
 int elfsig_sign_files(const struct elfsig_signer *signer,
 		      const char *const *paths, size_t n, unsigned int flags,
 		      int *results)
 {
-	struct elfsig_pending pend[BATCH];
-	size_t start, i;
+	struct elfsig_pending pend[BATCH_MAX];
+	size_t batch = batch_size(), start, i;
 	int ret = 0;
 
-	for (start = 0; start < n; start += BATCH) {
-		size_t m = BATCH;
+	for (start = 0; start < n; start += batch) {
+		size_t m = batch;
 
 		if (n - start < m)
 			m = n - start;
@@ -402,7 +588,7 @@ int elfsig_attach_file(const char *path, const char *out, const uint8_t *der,
 	struct attach_ctx a = { der, len };
 	int ret;
 
-	ret = elfsig_pkcs7_check(der, len, "signature", &view);
+	ret = elfsig_pkcs7_check(der, len, path, &view);
 	if (ret)
 		return ret;
 	return elfsig_rewrite(path, out, view.hash, attach_blob, &a, flags);

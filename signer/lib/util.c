@@ -124,6 +124,66 @@ int elfsig_write_full(int fd, const void *buf, size_t len, const char *name)
 	return 0;
 }
 
+/*
+ * Open @path for reading only if it is a regular file. O_NONBLOCK keeps a
+ * FIFO or a device from blocking the open; the type is then checked on the
+ * descriptor itself, so nothing can be swapped in between.
+ * Return: the descriptor (and *@st filled), or a negative errno; a file of
+ * another type gives @not_reg.
+ */
+int elfsig_open_regular(const char *path, const char *name, struct stat *st,
+			int not_reg)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		ret = -errno;
+		elfsig_err("%s: %s", name, strerror(errno));
+		return ret;
+	}
+	if (fstat(fd, st) != 0) {
+		ret = -errno;
+		elfsig_err("%s: %s", name, strerror(errno));
+		close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		elfsig_err("%s: not a regular file", name);
+		close(fd);
+		return not_reg;
+	}
+	return fd;
+}
+
+/*
+ * An output path may name nothing yet or a regular file (through symbolic
+ * links); never a device, FIFO, socket or directory, which a rename would
+ * replace (as root, "-o /dev/null" would replace /dev/null).
+ * Return: 0 if @path does not exist, 1 if it is a regular file (*@st
+ * filled), or a negative errno.
+ */
+int elfsig_check_output(const char *path, struct stat *st)
+{
+	if (lstat(path, st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		elfsig_err("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISLNK(st->st_mode) && stat(path, st) != 0) {
+		elfsig_err("%s: a symbolic link to nothing (%s)", path,
+			   strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		elfsig_err("%s: exists and is not a regular file: refusing to replace it",
+			   path);
+		return -EINVAL;
+	}
+	return 1;
+}
+
 /* Read a whole file of at most @max bytes (signatures, certificates). */
 int elfsig_read_small_file(const char *path, size_t max, uint8_t **out,
 			   size_t *len)
@@ -132,22 +192,9 @@ int elfsig_read_small_file(const char *path, size_t max, uint8_t **out,
 	uint8_t *buf;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		elfsig_err("%s: %s", path, strerror(errno));
-		return ret;
-	}
-	if (fstat(fd, &st) != 0) {
-		ret = -errno;
-		elfsig_err("%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		elfsig_err("%s: not a regular file", path);
-		ret = -EINVAL;
-		goto out;
-	}
+	fd = elfsig_open_regular(path, path, &st, -EINVAL);
+	if (fd < 0)
+		return fd;
 	if (st.st_size <= 0 || (uint64_t)st.st_size > max) {
 		elfsig_err("%s: size %lld is not between 1 and %zu bytes", path,
 			   (long long)st.st_size, max);
@@ -191,4 +238,33 @@ const char *elfsig_basename(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
+}
+
+int elfsig_write_file(const char *path, const void *buf, size_t len)
+{
+	struct elfsig_pending pend;
+	struct stat st;
+	int ret;
+
+	ret = elfsig_check_output(path, &st);
+	if (ret < 0)
+		return ret;
+	ret = elfsig_pending_create(path, path, &pend);
+	if (ret)
+		return ret;
+	ret = elfsig_write_full(pend.fd, buf, len, path);
+	if (!ret && fchmod(pend.fd, 0644) != 0) {
+		ret = -errno;
+		elfsig_err("%s: %s", path, strerror(errno));
+	}
+	if (ret) {
+		elfsig_pending_abort(&pend);
+		return ret;
+	}
+	return elfsig_pending_commit(&pend, true);
+}
+
+int elfsig_read_file(const char *path, size_t max, uint8_t **out, size_t *len)
+{
+	return elfsig_read_small_file(path, max, out, len);
 }

@@ -459,7 +459,6 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 {
 	struct elfsig_elf in, tmp;
 	struct plan plan = { 0 };
-	char *dircopy = NULL;
 	bool sign = make_sig != NULL, in_place = !out;
 	uint8_t *der = NULL;
 	size_t der_len = 0;
@@ -487,32 +486,15 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 		goto out;
 	}
 
-	if (out && stat(out, &ost) == 0 && ost.st_dev == in.st.st_dev &&
-	    ost.st_ino == in.st.st_ino)
-		in_place = true;
-	/* In place follows symlinks: the file they point to is replaced. */
-	pend->target = out ? strdup(out) : realpath(path, NULL);
-	if (!pend->target) {
-		ret = -errno;
-		elfsig_err("%s: %s", path, strerror(errno));
-		goto out;
+	if (out) {
+		ret = elfsig_check_output(out, &ost);
+		if (ret < 0)
+			goto out;
+		if (ret == 1 && ost.st_dev == in.st.st_dev &&
+		    ost.st_ino == in.st.st_ino)
+			in_place = true;
+		ret = 0;
 	}
-	dircopy = strdup(pend->target);
-	pend->dir = dircopy ? strdup(dirname(dircopy)) : NULL;
-	if (pend->dir) {
-		size_t n = strlen(pend->dir) + strlen(pend->target) + 32;
-
-		pend->tmp = malloc(n);
-		if (pend->tmp)
-			snprintf(pend->tmp, n, "%s/.%s.elfsig-XXXXXX", pend->dir,
-				 elfsig_basename(pend->target));
-	}
-	if (!pend->tmp) {
-		ret = -ENOMEM;
-		elfsig_err("%s: out of memory", path);
-		goto out;
-	}
-
 	ret = plan_sections(&in, sign, &plan);
 	if (ret) {
 		if (ret == -ENOMEM)
@@ -521,15 +503,22 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	}
 	plan_cut(&in, &plan);
 
-	pend->fd = mkostemp(pend->tmp, O_CLOEXEC);
-	if (pend->fd < 0) {
-		ret = -errno;
-		elfsig_err("%s: cannot create a file in %s: %s", path, pend->dir,
-			   strerror(errno));
-		free(pend->tmp);
-		pend->tmp = NULL;
-		goto out;
+	/* In place follows symlinks: the file they point to is replaced. */
+	if (out) {
+		ret = elfsig_pending_create(out, path, pend);
+	} else {
+		char *real = realpath(path, NULL);
+
+		if (!real) {
+			ret = -errno;
+			elfsig_err("%s: %s", path, strerror(errno));
+			goto out;
+		}
+		ret = elfsig_pending_create(real, path, pend);
+		free(real);
 	}
+	if (ret)
+		goto out;
 	ret = copy_prefix(in.fd, pend->fd, plan.cut, path);
 	if (ret)
 		goto out;
@@ -575,8 +564,45 @@ out:
 	free(der);
 	free(plan.shdrs);
 	free(plan.strtab);
-	free(dircopy);
 	return ret;
+}
+
+/*
+ * Start replacing @target: a new, empty temporary file in its directory,
+ * named ".NAME.elfsig-XXXXXX" (@name is the input, for messages).
+ */
+int elfsig_pending_create(const char *target, const char *name,
+			  struct elfsig_pending *pend)
+{
+	char *dircopy = strdup(target);
+	int ret;
+
+	memset(pend, 0, sizeof(*pend));
+	pend->fd = -1;
+	pend->name = name;
+	pend->target = strdup(target);
+	pend->dir = dircopy ? strdup(dirname(dircopy)) : NULL;
+	free(dircopy);
+	if (pend->dir && pend->target &&
+	    asprintf(&pend->tmp, "%s/.%s.elfsig-XXXXXX", pend->dir,
+		     elfsig_basename(pend->target)) < 0)
+		pend->tmp = NULL;
+	if (!pend->tmp) {
+		elfsig_err("%s: out of memory", name);
+		elfsig_pending_abort(pend);
+		return -ENOMEM;
+	}
+	pend->fd = mkostemp(pend->tmp, O_CLOEXEC);
+	if (pend->fd < 0) {
+		ret = -errno;
+		elfsig_err("%s: cannot create a file in %s: %s", name, pend->dir,
+			   strerror(errno));
+		free(pend->tmp);
+		pend->tmp = NULL;
+		elfsig_pending_abort(pend);
+		return ret;
+	}
+	return 0;
 }
 
 void elfsig_pending_abort(struct elfsig_pending *pend)

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * algs.c - the algorithms format v1 allows, in one table.
+ *
+ * Hashes: SHA-256, SHA-384, SHA-512 (the image hash is the PKCS#7 digest
+ * algorithm). Keys: RSA with PKCS#1 v1.5 padding, 2048, 3072 or 4096 bits;
+ * ECDSA on P-256 or P-384. Everything else is refused by `sign` (the key),
+ * `attach` (the signature's algorithm and size) and `verify` (the signature
+ * and the trusted certificate's key), so that what signelf accepts the
+ * kernel accepts: the kernel's PKCS#7 parser knows no RSA-PSS, its RSA no
+ * key over 4096 bits (docs/format.md, section 3).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/evp.h>
+#include <openssl/obj_mac.h>
+
+#include "lib_private.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct elfsig_hash_alg elfsig_hash_algs[] = {
+	{ ELFSIG_HASH_SHA256, "sha256", "SHA256", 32, NID_sha256,
+	  { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01 },
+	  { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02 } },
+	{ ELFSIG_HASH_SHA384, "sha384", "SHA384", 48, NID_sha384,
+	  { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02 },
+	  { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x03 } },
+	{ ELFSIG_HASH_SHA512, "sha512", "SHA512", 64, NID_sha512,
+	  { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03 },
+	  { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x04 } },
+};
+const size_t elfsig_n_hash_algs = N(elfsig_hash_algs);
+
+/* The RSA signature is as long as the modulus; an ECDSA one is a
+ * SEQUENCE of two INTEGERs of at most the field size (plus a sign byte). */
+static const struct elfsig_key_alg {
+	const char *name;
+	bool rsa;
+	unsigned int bits;
+	const char *group;	/* OpenSSL group name of an EC key */
+} key_algs[] = {
+	{ "RSA-2048", true, 2048, NULL },
+	{ "RSA-3072", true, 3072, NULL },
+	{ "RSA-4096", true, 4096, NULL },
+	{ "ECDSA P-256", false, 256, "prime256v1" },
+	{ "ECDSA P-384", false, 384, "secp384r1" },
+};
+
+/* rsaEncryption: 1.2.840.113549.1.1.1 */
+static const uint8_t oid_rsa[] = {
+	0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01 };
+
+const struct elfsig_hash_alg *elfsig_hash_alg(enum elfsig_hash hash)
+{
+	size_t i;
+
+	for (i = 0; i < N(elfsig_hash_algs); i++)
+		if (elfsig_hash_algs[i].hash == hash)
+			return &elfsig_hash_algs[i];
+	return NULL;
+}
+
+const struct elfsig_hash_alg *elfsig_hash_alg_by_nid(int nid)
+{
+	size_t i;
+
+	for (i = 0; i < N(elfsig_hash_algs); i++)
+		if (elfsig_hash_algs[i].nid == nid)
+			return &elfsig_hash_algs[i];
+	return NULL;
+}
+
+const char *elfsig_hash_names(void)
+{
+	static char list[64];
+	size_t i, n = 0;
+
+	if (list[0])
+		return list;
+	for (i = 0; i < N(elfsig_hash_algs); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      i == 0 ? "" : i + 1 == N(elfsig_hash_algs) ?
+				      " or " : ", ", elfsig_hash_algs[i].name);
+	return list;
+}
+
+const char *elfsig_key_names(void)
+{
+	static char list[128];
+	size_t i, n = 0;
+
+	if (list[0])
+		return list;
+	for (i = 0; i < N(key_algs); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      i ? ", " : "", key_algs[i].name);
+	return list;
+}
+
+int elfsig_hash_from_name(const char *name, enum elfsig_hash *hash)
+{
+	size_t i;
+
+	for (i = 0; i < N(elfsig_hash_algs); i++) {
+		if (strcasecmp(name, elfsig_hash_algs[i].name) == 0) {
+			*hash = elfsig_hash_algs[i].hash;
+			return 0;
+		}
+	}
+	elfsig_err("unknown hash algorithm '%s' (use %s)", name,
+		   elfsig_hash_names());
+	return -EINVAL;
+}
+
+const char *elfsig_hash_name(enum elfsig_hash hash)
+{
+	const struct elfsig_hash_alg *h = elfsig_hash_alg(hash);
+
+	return h ? h->name : NULL;
+}
+
+size_t elfsig_hash_size(enum elfsig_hash hash)
+{
+	const struct elfsig_hash_alg *h = elfsig_hash_alg(hash);
+
+	return h ? h->size : 0;
+}
+
+/* Describe @key as "RSA-1024", "EC prime256v1", "ED25519"... */
+static void key_desc(EVP_PKEY *key, char *out, size_t outsz)
+{
+	char group[64] = "";
+
+	if (EVP_PKEY_is_a(key, "RSA"))
+		snprintf(out, outsz, "RSA-%d", EVP_PKEY_get_bits(key));
+	else if (EVP_PKEY_is_a(key, "EC") &&
+		 EVP_PKEY_get_group_name(key, group, sizeof(group), NULL))
+		snprintf(out, outsz, "EC %s", group);
+	else
+		snprintf(out, outsz, "%s", EVP_PKEY_get0_type_name(key) ?
+			 EVP_PKEY_get0_type_name(key) : "unknown");
+}
+
+int elfsig_key_check(EVP_PKEY *key, const char *name)
+{
+	char group[64] = "", desc[96];
+	size_t i;
+	bool rsa = EVP_PKEY_is_a(key, "RSA");
+	bool ec = EVP_PKEY_is_a(key, "EC");
+
+	if (ec && !EVP_PKEY_get_group_name(key, group, sizeof(group), NULL))
+		group[0] = '\0';
+	for (i = 0; i < N(key_algs); i++) {
+		const struct elfsig_key_alg *k = &key_algs[i];
+
+		if (k->rsa ? rsa && EVP_PKEY_get_bits(key) == (int)k->bits :
+		    ec && strcmp(group, k->group) == 0)
+			return 0;
+	}
+	key_desc(key, desc, sizeof(desc));
+	elfsig_err("%s: %s keys are not allowed by format v1 (allowed: %s)",
+		   name, desc, elfsig_key_names());
+	return -EKEYREJECTED;
+}
+
+/*
+ * Step over the tag @tag and a short or one-byte long form length at *@p;
+ * Return: the content length (at least 1, inside *@left), or 0.
+ */
+static size_t der_header(const uint8_t **p, size_t *left, uint8_t tag)
+{
+	size_t n, hdr = 2;
+
+	if (*left < 2 || (*p)[0] != tag)
+		return 0;
+	n = (*p)[1];
+	if (n == 0x81) {
+		if (*left < 3)
+			return 0;
+		n = (*p)[2];
+		hdr = 3;
+	} else if (n & 0x80) {
+		return 0;
+	}
+	if (n == 0 || n > *left - hdr)
+		return 0;
+	*p += hdr;
+	*left -= hdr;
+	return n;
+}
+
+/* Length of the INTEGER at *@p, stepped over; 0 if malformed. */
+static size_t der_integer_len(const uint8_t **p, size_t *left)
+{
+	size_t n = der_header(p, left, 0x02);
+
+	*p += n;
+	*left -= n;
+	return n;
+}
+
+/* Largest ECDSA signature INTEGER format v1 allows: P-384, plus a sign byte. */
+#define ECDSA_MAX_INT	(384 / 8 + 1)
+
+int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
+			const uint8_t *params, size_t params_len,
+			enum elfsig_hash hash, const uint8_t *sig,
+			size_t sig_len, const char *name)
+{
+	static const uint8_t der_null[] = { 0x05, 0x00 };
+	const struct elfsig_hash_alg *h = elfsig_hash_alg(hash);
+	size_t i;
+
+	if (!h)
+		return -EBADMSG;
+	if (oid_len == sizeof(oid_rsa) && !memcmp(oid, oid_rsa, oid_len) &&
+	    (params_len == 0 || (params_len == sizeof(der_null) &&
+				 !memcmp(params, der_null, params_len)))) {
+		for (i = 0; i < N(key_algs); i++)
+			if (key_algs[i].rsa && sig_len == key_algs[i].bits / 8)
+				return 0;
+		elfsig_err("%s: an RSA signature of %zu bytes is not allowed by format v1 (allowed: %s)",
+			   name, sig_len, elfsig_key_names());
+		return -EKEYREJECTED;
+	}
+	if (oid_len == sizeof(h->ecdsa_oid) &&
+	    !memcmp(oid, h->ecdsa_oid, oid_len) && params_len == 0) {
+		const uint8_t *p = sig;
+		size_t left = sig_len, seq, r, s;
+
+		/* Ecdsa-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER } */
+		seq = der_header(&p, &left, 0x30);
+		if (!seq || seq != left) {
+			elfsig_err("%s: the ECDSA signature value is malformed", name);
+			return -EBADMSG;
+		}
+		r = der_integer_len(&p, &left);
+		s = r ? der_integer_len(&p, &left) : 0;
+		if (!r || !s || left) {
+			elfsig_err("%s: the ECDSA signature value is malformed", name);
+			return -EBADMSG;
+		}
+		if (r > ECDSA_MAX_INT || s > ECDSA_MAX_INT) {
+			elfsig_err("%s: the ECDSA signature is from a curve larger than format v1 allows (allowed: %s)",
+				   name, elfsig_key_names());
+			return -EKEYREJECTED;
+		}
+		return 0;
+	}
+	for (i = 0; i < N(elfsig_hash_algs); i++) {
+		if (oid_len == sizeof(h->ecdsa_oid) &&
+		    !memcmp(oid, elfsig_hash_algs[i].ecdsa_oid, oid_len)) {
+			elfsig_err("%s: the signature algorithm ecdsa-with-%s does not match the digest algorithm %s",
+				   name, elfsig_hash_algs[i].ossl, h->name);
+			return -EKEYREJECTED;
+		}
+	}
+	elfsig_err("%s: the signature algorithm is not allowed by format v1 (allowed: rsaEncryption with PKCS#1 v1.5 padding, or ecdsa-with-SHA*; keys: %s)",
+		   name, elfsig_key_names());
+	return -EKEYREJECTED;
+}
