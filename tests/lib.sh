@@ -20,6 +20,16 @@ t_check() {
 	if "$@"; then t_pass "$name"; else t_fail "$name" "command failed: $*"; fi
 }
 
+# t_probe NAME CMD...: can this host do NAME? Runs CMD (quietly, 20 s at
+# most). ELFSIG_TEST_PROBE_FAIL, a comma-separated list of probe names
+# (i386-exec, asymmetric-keyring, ...), makes those probes fail, to show
+# what the suites do on a host without them (docs/testing.md).
+t_probe() {
+	local name=$1; shift
+	case ",${ELFSIG_TEST_PROBE_FAIL:-}," in *",$name,"*) return 1 ;; esac
+	timeout 20 "$@" >/dev/null 2>&1
+}
+
 # t_mktemp: a scratch directory removed when the suite exits.
 t_mktemp() {
 	T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/elfsig-test.XXXXXX")

@@ -16,6 +16,7 @@ fi
 t_mktemp
 kl_swtpm_start || { echo "FAIL: swtpm: did not start"; exit 1; }
 for i in 1 2 3 4; do kl_cert "k$i" || { echo "FAIL: openssl"; exit 1; }; done
+kl_need_keyring k1
 
 # The enrolment the image carries.
 ETC=$T_TMP/etc-elfsig

@@ -55,6 +55,21 @@ kl_cert() {
 	openssl x509 -in "$T_TMP/$1.pem" -outform DER -out "$T_TMP/$1.der"
 }
 
+# kl_need_keyring NAME: exit 77 (the suite is skipped, with the reason)
+# unless this host's kernel takes the RSA certificate NAME (from kl_cert)
+# into a keyring as an asymmetric key: not every kernel has the asymmetric
+# key type and its X.509 parser built in.
+kl_need_keyring() {
+	local kr ok=0
+	kr=$(keyctl newring kl-probe @s 2>/dev/null) &&
+		t_probe asymmetric-keyring keyctl padd asymmetric "" "$kr" < "$T_TMP/$1.der" &&
+		ok=1
+	[ -n "$kr" ] && keyctl unlink "$kr" @s >/dev/null 2>&1
+	[ "$ok" = 1 ] && return 0
+	echo "SKIP: $(basename "$0"): this kernel cannot hold an RSA certificate in a keyring (asymmetric key type, X.509 parser)"
+	exit 77
+}
+
 # kl_fp NAME: the SHA-256 fingerprint of the certificate's DER.
 kl_fp() { sha256sum < "$T_TMP/$1.der" | cut -d' ' -f1; }
 

@@ -15,6 +15,7 @@ t_mktemp
 kl_swtpm_start || { echo "FAIL: swtpm: did not start"; exit 1; }
 
 for i in 1 2 3 4; do kl_cert "k$i" || { echo "FAIL: openssl: cert k$i"; exit 1; }; done
+kl_need_keyring k1
 
 # case_setup NAME CERT...: enrol CERT... into $D/policy, copy them into
 # $D/certs, make a fresh keyring $KR.

@@ -17,6 +17,7 @@ t_mktemp
 kl_swtpm_start || { echo "FAIL: swtpm: did not start"; exit 1; }
 TPM_A=$TPM2TOOLS_TCTI
 for i in 1 2 3; do kl_cert "k$i" || { echo "FAIL: openssl: cert k$i"; exit 1; }; done
+kl_need_keyring k1
 SRK_ATTRS='restricted|decrypt|fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda'
 
 # enrol NAME [ENROLL OPTIONS]: k1, k2 enrolled into $D (policy, sealed, certs).

@@ -125,6 +125,15 @@ fix_strip() {
 }
 fix_objcopy() { local s; s=$(fix_strip "$1"); echo "${s%strip}objcopy"; }
 fix_native() { case $1 in glibc-*|i386-*|musl-*|busybox) return 0 ;; *) return 1 ;; esac; }
+# fix_runs NAME: can this host run the (unsigned) fixture NAME? A kernel
+# without IA32 emulation cannot run i386 binaries: probe, never assume.
+fix_runs() {
+	case $1 in
+	i386-*) t_probe i386-exec "$FIX/bin/$1" </dev/null ;;
+	busybox) t_probe busybox-exec "$FIX/bin/busybox" true </dev/null ;;
+	*) t_probe "$1-exec" "$FIX/bin/$1" </dev/null ;;
+	esac
+}
 
 # fix_sign KEYNAME IN OUT [ARGS...]
 fix_sign() {

@@ -66,7 +66,9 @@ for b in $FIX_BINS; do
 	! readelf -SW "$T_TMP/r" | grep -q '\.signature' &&
 		t_pass "$b: remove leaves no .signature" || t_fail "$b: remove leaves no .signature"
 
-	if fix_native "$b"; then
+	if fix_native "$b" && ! fix_runs "$b"; then
+		t_skip "$b: signed binary runs" "this host cannot run the unsigned $b fixture either (probe failed)"
+	elif fix_native "$b"; then
 		out=$("$s" 2>&1 </dev/null | head -1)
 		if [ "$b" = busybox ]; then out=$("$s" echo hello from a signed binary); fi
 		[ "$out" = "hello from a signed binary" ] && t_pass "$b: signed binary runs" ||
