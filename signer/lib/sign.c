@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -68,31 +69,61 @@ static void tss_log_start(struct elfsig_signer *s)
 	s->tss_log = path;
 }
 
-/* The first line tpm2-tss logged (the innermost cause: the layers above
- * log after it), without its "ERROR:tcti:file:line:fn()" prefix, into @out
- * ("" if none). */
+/*
+ * Decode a TPM response code with tpm2-tss's own decoder: libtss2-rc is
+ * already in the process (the tpm2 provider's ESAPI needs it), so this
+ * adds no dependency to libelfsig.
+ */
+static const char *tss_rc_decode(unsigned long rc)
+{
+	const char *(*decode)(uint32_t);
+	void *h = dlopen("libtss2-rc.so.0", RTLD_NOW | RTLD_NOLOAD);
+
+	if (!h)
+		return NULL;
+	*(void **)&decode = dlsym(h, "Tss2_RC_Decode");
+	dlclose(h);	/* still loaded: RTLD_NOLOAD took a reference */
+	return decode ? decode((uint32_t)rc) : NULL;
+}
+
+/*
+ * The innermost reason tpm2-tss logged (the layers above log after it),
+ * without its "ERROR:esys:file:line:fn()" prefix, into @out ("" if none):
+ * the first TPM response code, decoded, or else the first line that says
+ * more than "Received TPM Error".
+ */
 static void tss_log_reason(const struct elfsig_signer *s, char *out, size_t n)
 {
-	char line[512];
+	char line[512], first[256] = "";
 	FILE *f;
 
 	out[0] = '\0';
 	if (!s->tss_log || !(f = fopen(s->tss_log, "re")))
 		return;
 	while (!out[0] && fgets(line, sizeof(line), f)) {
-		char *r = strstr(line, "() ");
+		char *r = strstr(line, "() "), *code = strstr(line, "ErrorCode (0x");
+		size_t len;
 
 		line[strcspn(line, "\n")] = '\0';
 		r = r ? r + 3 : line;
 		while (*r == ' ')
 			r++;
-		if (*r)
-			snprintf(out, n, "%.200s", r);
+		len = strlen(r);
+		while (len && r[len - 1] == ' ')
+			r[--len] = '\0';
+		if (code) {
+			unsigned long rc = strtoul(code + 11, NULL, 16);
+			const char *text = tss_rc_decode(rc);
+
+			snprintf(out, n, "TPM error 0x%lx%s%.200s", rc, text ? ": " : "",
+				 text ? text : "");
+		} else if (!first[0] && *r && strcmp(r, "Received TPM Error")) {
+			snprintf(first, sizeof(first), "%.200s", r);
+		}
 	}
 	fclose(f);
-	/* Trailing blanks of the TSS's format. */
-	for (size_t i = strlen(out); i > 0 && out[i - 1] == ' '; i--)
-		out[i - 1] = '\0';
+	if (!out[0])
+		snprintf(out, n, "%s", first);
 }
 
 static void tss_log_stop(struct elfsig_signer *s)

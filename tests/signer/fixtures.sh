@@ -144,6 +144,22 @@ fix_sign() {
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
+# run_cmd OUTFILE CMD...: run, capture stderr, set RC and ERRLINES.
+run_cmd() {
+	local out=$1; shift
+	rm -f "$out"
+	"$@" >/dev/null 2>"$T_TMP/stderr"
+	RC=$?
+	ERRLINES=$(wc -l < "$T_TMP/stderr")
+}
+
+# A failure must be clean: 1..5, one line, no output, no temporary file.
+clean_failure() { # OUT DIR
+	[ "$RC" -ge 1 ] && [ "$RC" -le 5 ] && [ "$ERRLINES" = 1 ] &&
+		[ ! -e "$1" ] && [ -z "$(find "$2" -name '.*elfsig-*')" ]
+}
+
+
 # fixtures_init: what every signer suite starts with: a scratch directory,
 # the fixtures, and K pointing at the keys.
 fixtures_init() {

@@ -8,21 +8,6 @@ set -u
 fixtures_init
 CERT=$K/rsa2048.pem
 
-# run_cmd OUTFILE CMD...: run, capture stderr, set RC and ERRLINES.
-run_cmd() {
-	local out=$1; shift
-	rm -f "$out"
-	"$@" >/dev/null 2>"$T_TMP/stderr"
-	RC=$?
-	ERRLINES=$(wc -l < "$T_TMP/stderr")
-}
-
-# A failure must be clean: 1..5, one line, no output, no temporary file.
-clean_failure() { # OUT DIR
-	[ "$RC" -ge 1 ] && [ "$RC" -le 5 ] && [ "$ERRLINES" = 1 ] &&
-		[ ! -e "$1" ] && [ -z "$(find "$2" -name '.*elfsig-*')" ]
-}
-
 check_file() { # FILE LABEL
 	local f=$1 label=$2 before out=$T_TMP/out/o problems=
 	before=$(sha "$f")

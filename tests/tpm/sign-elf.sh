@@ -72,5 +72,49 @@ cp "$D/hello" "$D/x"
 "$SIGNELF" sign --key handle:0x81000001 --cert "$D/ecc.pem" "$D/x" 2>/dev/null
 "$SIGNELF" verify --cert "$D/rsa.pem" "$D/x" >/dev/null 2>&1 &&
 	t_fail wrong-cert-refused || t_pass wrong-cert-refused
+
+# A persistent handle that holds nothing: one line, the TPM's own reason.
+# (lib-tpm.sh silences the TSS with TSS2_LOG; signelf quotes it when unset.)
+cp "$D/hello" "$D/nokey"
+out=$(env -u TSS2_LOG "$SIGNELF" sign --key handle:0x81000077 --cert "$D/ecc.pem" "$D/nokey" 2>&1)
+rc=$?
+[ "$rc" = 5 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+	printf '%s' "$out" | grep -q "handle:0x81000077: cannot load the private key: TPM error 0x18b: .*handle" &&
+	cmp -s "$D/nokey" "$D/hello" && t_pass "an empty handle: one line with the decoded TPM error" ||
+	t_fail "an empty handle: one line with the decoded TPM error" "rc=$rc $out"
+
+# A TSS2 PEM written by tpm2_encodeobject with emptyAuth false for a key
+# whose auth value is empty: `--key-pass pass:` signs with it, as
+# `openssl pkey -passin pass:` reads it; without any password and without
+# a terminal, signelf never waits for one.
+if command -v tpm2_encodeobject >/dev/null; then
+	tpm2_createprimary -Q -C o -g sha256 -G ecc256:aes128cfb -c "$D/prim.ctx" &&
+		tpm2_evictcontrol -Q -C o -c "$D/prim.ctx" 0x81000010 >/dev/null &&
+		tpm2_flushcontext -t &&
+		tpm2_create -Q -C 0x81000010 -G rsa2048 -u "$D/e.pub" -r "$D/e.priv" \
+			-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|sign' &&
+		tpm2_flushcontext -t &&
+		tpm2_encodeobject -C 0x81000010 -u "$D/e.pub" -r "$D/e.priv" -p -o "$D/ea.pem" &&
+		openssl req -new -x509 -provider tpm2 -provider default -key "$D/ea.pem" \
+			-passin pass: -subj /CN=emptyauth -out "$D/ea.crt" 2>/dev/null
+	tpm2_flushcontext -t 2>/dev/null
+	if [ -s "$D/ea.crt" ]; then
+		cp "$D/hello" "$D/ea"
+		"$SIGNELF" sign --key "$D/ea.pem" --cert "$D/ea.crt" --key-pass pass: "$D/ea" 2>"$D/err" &&
+			"$SIGNELF" verify -q --cert "$D/ea.crt" "$D/ea" &&
+			t_pass "emptyAuth false, empty password: --key-pass pass: signs" ||
+			t_fail "emptyAuth false, empty password: --key-pass pass: signs" "$(cat "$D/err")"
+		cp "$D/hello" "$D/ea2"
+		timeout 20 "$SIGNELF" sign --key "$D/ea.pem" --cert "$D/ea.crt" "$D/ea2" </dev/null 2>"$D/err"
+		rc=$?
+		[ "$rc" != 124 ] && { [ "$rc" = 0 ] || [ "$(wc -l < "$D/err")" = 1 ]; } &&
+			t_pass "emptyAuth false, no password, no terminal: no wait" ||
+			t_fail "emptyAuth false, no password, no terminal: no wait" "rc=$rc $(cat "$D/err")"
+	else
+		t_fail "emptyAuth false key" "could not make the key with tpm2-tools"
+	fi
+else
+	t_skip "emptyAuth false key" "tpm2_encodeobject not installed"
+fi
 [ -z "$(tpm2_getcap handles-transient)" ] && t_pass no-transient-left || t_fail no-transient-left
 exit 0
