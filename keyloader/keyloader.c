@@ -68,7 +68,7 @@ struct run {
 	size_t policy_len;
 	uint8_t policy_digest[KL_FP_LEN];
 	struct kl_policy policy;
-	bool have_policy;
+	bool policy_verified;	/* the TPM released its digest */
 	struct elfsig_tpm_sealed *sealed;
 	struct elfsig_tpm_opts tpm_opts; /* pinned to the sealed object's SRK */
 	struct kl_cert *certs;
@@ -131,11 +131,15 @@ static void lib_error(const char *msg, void *ctx)
 	say(3, "%s", msg);
 }
 
-/* Record the first failure; a later, lesser one does not replace it. */
+/*
+ * Record a failure: the first one decides the status, later ones are only
+ * logged (a measurement error after a refused policy must not report
+ * "loaded and locked"). Only a keyring that could not be locked
+ * (lock_keyring) and the watchdog override it.
+ */
 static void fail(struct run *r, int status)
 {
-	if (r->status == EXIT_LOADED || r->status == EXIT_PARTIAL ||
-	    (r->status == EXIT_MEASURE && status != EXIT_PARTIAL))
+	if (r->status == EXIT_LOADED)
 		r->status = status;
 }
 
@@ -287,7 +291,6 @@ static void read_inputs(struct run *r)
 	if (kl_policy_parse(r->policy_buf, r->policy_len, r->policy_path,
 			    &r->policy))
 		goto bad;
-	r->have_policy = true;
 	if (kl_read_file(AT_FDCWD, r->sealed_path, ELFSIG_TPM_MAX_SEALED_FILE,
 			 &buf, &len))
 		goto bad;
@@ -338,6 +341,8 @@ static void verify_policy(struct run *r)
 	} else if (err) {
 		say(3, "unseal failed (%s): no key loaded", strerror(-err));
 		fail(r, EXIT_TPM);
+	} else {
+		r->policy_verified = true;
 	}
 }
 
@@ -486,8 +491,10 @@ static void measure_locked(struct run *r)
 static void setup_measure(struct run *r)
 {
 	r->measure.tpm = r->tpm;
-	r->measure.pcr = r->have_policy ? r->policy.measure_pcr
-					: KL_DEFAULT_MEASURE_PCR;
+	/* Only a policy the TPM vouched for may choose the PCR: an edited
+	 * one must not make the loader extend PCR 0 or 7. */
+	r->measure.pcr = r->policy_verified ? r->policy.measure_pcr
+					    : KL_DEFAULT_MEASURE_PCR;
 	if (r->tpm && r->measure.logfd < 0 && strcmp(r->event_log, "none") &&
 	    kl_measure_open_log(&r->measure, r->event_log))
 		fail(r, EXIT_MEASURE);

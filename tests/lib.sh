@@ -23,7 +23,7 @@ t_check() {
 # t_probe NAME CMD...: can this host do NAME? Runs CMD (quietly, 20 s at
 # most). ELFSIG_TEST_PROBE_FAIL, a comma-separated list of probe names
 # (i386-exec, asymmetric-keyring, ...), makes those probes fail, to show
-# what the suites do on a host without them (docs/testing.md).
+# what the suites do on a host without them (README, "Building and testing").
 t_probe() {
 	local name=$1; shift
 	case ",${ELFSIG_TEST_PROBE_FAIL:-}," in *",$name,"*) return 1 ;; esac

@@ -25,6 +25,7 @@
 #define KL_CERT_MAX_SIZE	(64 * 1024)	/* larger certificate files are refused */
 #define KL_DEFAULT_PCRS		"sha256:0,2,4,7"
 #define KL_DEFAULT_MEASURE_PCR	13
+#define KL_STATIC_PCRS		0xffffu	/* PCRs 0..15: sealable */
 #define KL_DEFAULT_KEYRING	".elfsig"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -108,8 +109,9 @@ int kl_policy_add(struct kl_policy *pol, const uint8_t fp[KL_FP_LEN],
 		  const char *subject);
 /** kl_policy_remove() - Return: 0, or -ENOENT if @fp is not enrolled. */
 int kl_policy_remove(struct kl_policy *pol, const uint8_t fp[KL_FP_LEN]);
-/** kl_policy_check_pcrs() - the measurement PCR is usable with @sel:
- * extendable and not resettable from locality 0, and not sealed to. */
+/** kl_policy_check_pcrs() - @sel holds only static PCRs (0..15), and the
+ * measurement PCR is one of 8, 9, 11..15 (not the firmware's, not IMA's,
+ * not resettable) and not in @sel. Return: 0 or -EINVAL. */
 int kl_policy_check_pcrs(const struct elfsig_tpm_pcrsel *sel,
 			 unsigned int measure_pcr);
 void kl_policy_free(struct kl_policy *pol);

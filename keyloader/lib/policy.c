@@ -106,10 +106,20 @@ int kl_policy_remove(struct kl_policy *pol, const uint8_t fp[KL_FP_LEN])
 int kl_policy_check_pcrs(const struct elfsig_tpm_pcrsel *sel,
 			 unsigned int measure_pcr)
 {
-	/* 16 and 23 can be reset from locality 0, 17..22 cannot be extended
-	 * from it: neither can carry a measurement someone may rely on. */
-	if (measure_pcr > 15) {
-		kl_err("measurement PCR %u: only PCRs 0..15 are non-resettable and extendable by the OS",
+	/*
+	 * 16 and 23 can be reset from locality 0 (debug, application), 17..22
+	 * belong to dynamic launch: a state sealed to them or a measurement
+	 * extended into them proves nothing. 0..7 are the firmware's and 10
+	 * is IMA's: the loader's events there would corrupt what their own
+	 * event logs replay.
+	 */
+	if (sel->mask & ~KL_STATIC_PCRS) {
+		kl_err("PCR selection includes PCR %d: only the static PCRs 0..15 can be sealed to (16 and 23 are resettable, 17..22 belong to dynamic launch)",
+		       __builtin_ctz(sel->mask & ~KL_STATIC_PCRS));
+		return -EINVAL;
+	}
+	if (measure_pcr > 15 || measure_pcr < 8 || measure_pcr == 10) {
+		kl_err("measurement PCR %u: use one of 8, 9, 11..15 (0..7 are the firmware's, 10 is IMA's, 16..23 are resettable or belong to dynamic launch)",
 		       measure_pcr);
 		return -EINVAL;
 	}

@@ -481,6 +481,49 @@ else
 	t_skip "the lines reach the kernel log through /dev/kmsg" "/dev/kmsg not writable or dmesg not readable here"
 fi
 
+# 17. An edited policy never picks the PCR the loader extends: the TPM
+# refuses it, so the default (13) is used, not the edited line's.
+pcr() { tpm2_pcrread "sha256:$1" | sed -n "s/.*$1: 0x//p"; }
+for m in 14 1; do
+	if case_setup "pcr-edit-$m" k1.pem; then
+		sed -i "s/^measure-pcr 13$/measure-pcr $m/" "$D/policy"
+		b13=$(pcr 13); bm=$(pcr "$m")
+		run_loader
+		want=6; [ "$m" = 1 ] && want=3	# PCR 1 does not even parse
+		[ "$RC" = "$want" ] && [ "$(pcr "$m")" = "$bm" ] && [ "$(pcr 13)" != "$b13" ] &&
+			t_pass "an edited policy's measure-pcr $m is not used (PCR $m unchanged, 13 extended)" ||
+			t_fail "an edited policy's measure-pcr $m is not used (PCR $m unchanged, 13 extended)" \
+				"rc=$RC $(tail -n 2 "$D/out" | tr '\n' '|')"
+	else
+		t_fail "pcr-edit-$m" "enrol failed"
+	fi
+done
+
+# 18. Enrolment refuses PCRs that prove nothing or belong to others.
+for args in "--pcrs sha256:0,16" "--pcrs sha256:7,23" "--pcrs sha256:0,17" \
+	    "--measure-pcr 0" "--measure-pcr 7" "--measure-pcr 10" "--measure-pcr 16" "--measure-pcr 23"; do
+	# shellcheck disable=SC2086
+	"$ENROLL" create -f -p "$T_TMP/pp" -s "$T_TMP/ps" $args "$T_TMP/k1.pem" >"$T_TMP/pout" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && [ ! -e "$T_TMP/pp" ] && [ ! -e "$T_TMP/ps" ] && [ "$(wc -l < "$T_TMP/pout")" = 1 ] &&
+		t_pass "enrolment refuses $args" || t_fail "enrolment refuses $args" "rc=$rc $(cat "$T_TMP/pout")"
+done
+"$ENROLL" create -f -p "$T_TMP/pp" -s "$T_TMP/ps" --measure-pcr 14 "$T_TMP/k1.pem" >"$T_TMP/pout" 2>&1 &&
+	t_pass "control: --measure-pcr 14 is enrolled" || t_fail "control: --measure-pcr 14 is enrolled" "$(cat "$T_TMP/pout")"
+
+# 19. The first failure decides the status: no enrolled certificate present
+# (partial, 0 keys) and then an event log that cannot be written is still
+# "partial", never "loaded and locked, measurement incomplete" (9).
+if case_setup first-fail k1.pem; then
+	rm -f "$D/certs/"*; cp "$T_TMP/k2.pem" "$D/certs/"
+	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+		-k "$KR" -l "$D/no/such/dir/events" --kmsg "$D/kmsg" >"$D/out" 2>&1
+	RC=$?
+	expect "the first failure decides the status (partial, then a log error)" 1 0
+else
+	t_fail first-fail "enrol failed"
+fi
+
 # 16. What the lookup by name relies on: no process can make a keyring
 # whose name starts with a dot, neither with add_key nor by joining a
 # named session keyring.
