@@ -4,6 +4,7 @@
 #   make            build the programs into build/
 #   make deps       install missing Debian packages (root)
 #   make check      run every test suite (installs deps, builds first)
+#   make check-host the host suites only: no kernel build, no QEMU
 #   make demo       the end-to-end demonstration
 #   make SANITIZE=1 ASan + UBSan build into build/asan/
 #
@@ -43,7 +44,7 @@ PROGRAMS      :=
 CHECK_SUITES  :=
 CHECK_PREREQS :=
 
-.PHONY: all deps check check-asan check-matrix demo clean distclean
+.PHONY: all deps check check-host check-asan check-matrix demo clean distclean
 all:
 
 include signer/signer.mk
@@ -60,6 +61,15 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory all $(CHECK_PREREQS)
 	@tests/run $(CHECK_SUITES)
+
+# The fast tier for userspace work: every suite but those that boot the
+# patched kernel (tests/vm/, */vm.sh) or rebuild the kernel series
+# (tests/kernel/). `make check` stays the whole truth.
+HOST_SUITES = $(filter-out tests/vm/% %/vm.sh tests/kernel/%,$(CHECK_SUITES))
+
+check-host: deps
+	@$(MAKE) --no-print-directory all local-prereqs
+	@tests/run $(HOST_SUITES)
 
 # The host suites again, built with ASan + UBSan (CI runs this too).
 check-asan: deps
