@@ -60,6 +60,8 @@ ELFSIG_API void elfsig_set_error_callback(elfsig_error_cb cb, void *ctx);
 
 /**
  * elfsig_hash_from_name() - parse "sha256", "sha384" or "sha512"
+ * @name: the name, in any case
+ * @hash: out, the algorithm
  * Return: 0 and *@hash set, or -EINVAL.
  */
 ELFSIG_API int elfsig_hash_from_name(const char *name, enum elfsig_hash *hash);
@@ -138,6 +140,8 @@ struct elfsig_signer_opts {
 
 /**
  * elfsig_signer_load() - load a private key and its certificate
+ * @opts: the key, certificate, hash, flags, providers, TCTI and password
+ * @out:  out, the loaded signer (free with elfsig_signer_free())
  *
  * The key is opened through OpenSSL's OSSL_STORE, so a file, a TPM handle
  * ("handle:0x81000001", loading the tpm2 provider) or a PKCS#11 URI are all
@@ -184,8 +188,11 @@ ELFSIG_API int elfsig_sign_files(const struct elfsig_signer *signer,
 
 /**
  * elfsig_attach_file() - store a detached PKCS#7 signature made elsewhere
- * @path, @out, @flags: as for elfsig_sign_file()
- * @der, @len:          DER PKCS#7 over the message of elfsig_build_message()
+ * @path:  the input file
+ * @out:   output path, or NULL to replace @path atomically
+ * @der:   DER PKCS#7 over the message of elfsig_build_message()
+ * @len:   its size
+ * @flags: ELFSIG_ALLOW_INTERP
  *
  * Checks that the blob is a detached SignedData naming exactly one signer.
  * Return: 0 or a negative errno.
@@ -196,6 +203,8 @@ ELFSIG_API int elfsig_attach_file(const char *path, const char *out,
 
 /**
  * elfsig_remove_file() - delete the signature section
+ * @path: the input file
+ * @out:  output path, or NULL to replace @path atomically
  * Return: 0, -ENODATA if the file is not signed, or a negative errno.
  */
 ELFSIG_API int elfsig_remove_file(const char *path, const char *out);
@@ -205,6 +214,7 @@ struct elfsig_trust;
 
 /**
  * elfsig_trust_new() - an empty set of trusted certificates
+ * @out: out, the set (free with elfsig_trust_free())
  * Return: 0 and *@out set, or -ENOMEM.
  */
 ELFSIG_API int elfsig_trust_new(struct elfsig_trust **out);
@@ -232,6 +242,8 @@ struct elfsig_info {
 
 /**
  * elfsig_read_info() - describe the signature of a file
+ * @path: the file
+ * @info: out, what its signature says (nothing is verified)
  * Return: 0, -ENODATA if unsigned, or a negative errno.
  */
 ELFSIG_API int elfsig_read_info(const char *path, struct elfsig_info *info);

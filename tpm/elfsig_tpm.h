@@ -128,6 +128,8 @@ struct elfsig_tpm_pcr_values {
 
 /**
  * elfsig_tpm_pcrsel_parse() - parse "sha256:0,2,4,7" (also ranges "0-7")
+ * @s:   the text
+ * @sel: out, the selection
  * Return: 0 and *@sel set, or -EBADMSG with a message.
  */
 ELFSIG_TPM_API int elfsig_tpm_pcrsel_parse(const char *s,
@@ -135,6 +137,9 @@ ELFSIG_TPM_API int elfsig_tpm_pcrsel_parse(const char *s,
 
 /**
  * elfsig_tpm_pcrsel_format() - format as "sha256:0,2,4,7"
+ * @sel: the selection
+ * @buf: out, the text, NUL-terminated
+ * @len: size of @buf
  * Return: 0, or -ENOSPC if @len is too small.
  */
 ELFSIG_TPM_API int elfsig_tpm_pcrsel_format(const struct elfsig_tpm_pcrsel *sel,
@@ -142,6 +147,7 @@ ELFSIG_TPM_API int elfsig_tpm_pcrsel_format(const struct elfsig_tpm_pcrsel *sel,
 
 /**
  * elfsig_tpm_bank_from_name() - "sha1", "sha256", "sha384", "sha512"
+ * @name: the bank's name
  * Return: the TPM2_ALG_ID, or 0 for an unknown name.
  */
 ELFSIG_TPM_API uint16_t elfsig_tpm_bank_from_name(const char *name);
@@ -179,6 +185,11 @@ ELFSIG_TPM_API int elfsig_tpm_pcr_extend(struct elfsig_tpm *tpm,
 /**
  * elfsig_tpm_pcr_extend_data() - hash @data with the bank's algorithm and
  * extend PCR @index of that bank with the result (an event measurement)
+ * @tpm:   connection
+ * @index: PCR index (0..23)
+ * @bank:  TPM2_ALG_ID of the bank
+ * @data:  the event
+ * @len:   its length
  * Return: 0 or a negative errno.
  */
 ELFSIG_TPM_API int elfsig_tpm_pcr_extend_data(struct elfsig_tpm *tpm,
@@ -204,6 +215,7 @@ struct elfsig_tpm_event_digests {
  * @index:  PCR index (0..23)
  * @banks:  1..ELFSIG_TPM_MAX_BANKS distinct banks (TPM2_ALG_ID), in the
  *          order @out lists them
+ * @nbanks: how many
  * @data:   the event
  * @len:    its length
  * @out:    the banks extended and H_bank(@data) for each
@@ -249,6 +261,11 @@ ELFSIG_TPM_API int elfsig_tpm_seal(struct elfsig_tpm *tpm,
 
 /**
  * elfsig_tpm_seal_current() - seal to the current values of @sel
+ * @tpm:    connection
+ * @sel:    the PCRs
+ * @secret: what to seal
+ * @len:    its length
+ * @out:    out, the sealed object
  * Return: 0 or a negative errno.
  */
 ELFSIG_TPM_API int elfsig_tpm_seal_current(struct elfsig_tpm *tpm,
@@ -310,6 +327,9 @@ ELFSIG_TPM_API int elfsig_tpm_sealed_serialize(const struct elfsig_tpm_sealed *s
 
 /**
  * elfsig_tpm_sealed_parse() - parse a sealed-object file image
+ * @buf: the bytes
+ * @len: how many
+ * @out: out, the object (free with elfsig_tpm_sealed_free())
  *
  * Every length is checked against what remains; trailing bytes, unknown
  * versions and objects that are not PCR-policy data objects are refused.
@@ -319,14 +339,19 @@ ELFSIG_TPM_API int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 					   struct elfsig_tpm_sealed **out);
 
 /**
- * elfsig_tpm_sealed_read_file() / elfsig_tpm_sealed_write_file()
- *
- * Reading refuses files larger than ELFSIG_TPM_MAX_SEALED_FILE; writing
- * goes to a temporary file renamed into place.
+ * elfsig_tpm_sealed_read_file() - read and parse a sealed-object file
+ * @path: the file (at most ELFSIG_TPM_MAX_SEALED_FILE bytes)
+ * @out:  out, the object
  * Return: 0 or a negative errno.
  */
 ELFSIG_TPM_API int elfsig_tpm_sealed_read_file(const char *path,
 					       struct elfsig_tpm_sealed **out);
+/**
+ * elfsig_tpm_sealed_write_file() - write a sealed object atomically
+ * @sealed: the object
+ * @path:   the file, replaced through a temporary file and a rename
+ * Return: 0 or a negative errno.
+ */
 ELFSIG_TPM_API int elfsig_tpm_sealed_write_file(const struct elfsig_tpm_sealed *sealed,
 						const char *path);
 
@@ -334,6 +359,12 @@ ELFSIG_TPM_API int elfsig_tpm_sealed_write_file(const struct elfsig_tpm_sealed *
  * elfsig_tpm_sealed_from_tss() - wrap a tpm2-tools object (the marshalled
  * TPM2B_PUBLIC and TPM2B_PRIVATE of `tpm2_create -u -r`) sealed under
  * PolicyPCR over @sel
+ * @sel:     the PCRs it is sealed to
+ * @pub:     the TPM2B_PUBLIC
+ * @publen:  its length
+ * @priv:    the TPM2B_PRIVATE
+ * @privlen: its length
+ * @out:     out, the object
  * Return: 0 or -EBADMSG.
  */
 ELFSIG_TPM_API int elfsig_tpm_sealed_from_tss(const struct elfsig_tpm_pcrsel *sel,
@@ -344,6 +375,11 @@ ELFSIG_TPM_API int elfsig_tpm_sealed_from_tss(const struct elfsig_tpm_pcrsel *se
 /**
  * elfsig_tpm_sealed_to_tss() - the marshalled TPM2B_PUBLIC and
  * TPM2B_PRIVATE, for `tpm2_load -u -r`; free() both
+ * @sealed:  the object
+ * @pub:     out, the TPM2B_PUBLIC
+ * @publen:  out, its length
+ * @priv:    out, the TPM2B_PRIVATE
+ * @privlen: out, its length
  * Return: 0 or a negative errno.
  */
 ELFSIG_TPM_API int elfsig_tpm_sealed_to_tss(const struct elfsig_tpm_sealed *sealed,
@@ -393,6 +429,8 @@ ELFSIG_TPM_API int elfsig_tpm_key_attributes(struct elfsig_tpm *tpm,
 
 /**
  * elfsig_tpm_evict() - remove a persistent object
+ * @tpm:    connection
+ * @handle: persistent handle
  * Return: 0, -ENOENT if nothing is there, or a negative errno.
  */
 ELFSIG_TPM_API int elfsig_tpm_evict(struct elfsig_tpm *tpm, uint32_t handle);
@@ -408,6 +446,7 @@ struct elfsig_tpm_cert_opts {
 
 /**
  * elfsig_tpm_make_cert() - self-signed certificate and/or CSR for a TPM key
+ * @opts: the key, TCTI, subject, validity and output files
  *
  * Loads the key through OpenSSL's tpm2 provider (TPM2OPENSSL_TCTI is set
  * from the TCTI convention) and signs with SHA-256 inside the TPM. The

@@ -50,24 +50,41 @@ int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 		 size_t *len);
 
 /**
- * kl_write_atomic() - write @len bytes to @path through a temporary file
- * in the same directory, fsync'ed and renamed into place (mode @mode)
+ * kl_write_atomic() - replace a file atomically
+ * @path: the file
+ * @data: the bytes
+ * @len:  how many
+ * @mode: its mode
+ *
+ * Written through a temporary file in the same directory, fsync'ed and
+ * renamed into place.
  * Return: 0 or a negative errno.
  */
 int kl_write_atomic(const char *path, const void *data, size_t len,
 		    unsigned int mode);
 
 /**
- * kl_write_prepare() / kl_write_commit() / kl_write_abort() - the two
- * halves of kl_write_atomic(), to write several files and rename them all
- * only once every one of them is safely on disk
- * @tmp_out: the temporary file, handed to commit (rename) or abort
- * (unlink); both free it
- * Return: 0 or a negative errno (commit, abort: the file is gone).
+ * kl_write_prepare() - the first half of kl_write_atomic(), to write
+ * several files and rename them all only once every one of them is safely
+ * on disk
+ * @path:    the file to replace
+ * @data:    the bytes
+ * @len:     how many
+ * @mode:    its mode
+ * @tmp_out: out, the synced temporary file, for kl_write_commit() (rename)
+ *           or kl_write_abort() (unlink); both free it
+ * Return: 0 or a negative errno.
  */
 int kl_write_prepare(const char *path, const void *data, size_t len,
 		     unsigned int mode, char **tmp_out);
+/**
+ * kl_write_commit() - rename a prepared file over @path
+ * @tmp:  from kl_write_prepare(); freed
+ * @path: the file to replace
+ * Return: 0 or a negative errno (the temporary file is then gone).
+ */
 int kl_write_commit(char *tmp, const char *path);
+/** kl_write_abort() - unlink and free a prepared file. @tmp: the file */
 void kl_write_abort(char *tmp);
 
 void kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN]);
@@ -91,7 +108,10 @@ struct kl_policy {
 
 /**
  * kl_policy_parse() - parse a policy file image (see docs/keyloader.md)
+ * @buf:  the file's bytes
+ * @len:  how many
  * @name: for messages
+ * @pol:  out, the policy (free with kl_policy_free())
  *
  * Strict: one header, one "pcrs", one "measure-pcr", unique keys, no
  * unknown directives, no NUL bytes, bounded line length and key count.
@@ -128,6 +148,10 @@ struct kl_cert {
 
 /**
  * kl_cert_parse() - a certificate from a PEM or DER file image
+ * @buf:  the file's bytes
+ * @len:  how many
+ * @name: for messages (kept in @cert)
+ * @cert: out (clear with kl_cert_clear())
  *
  * DER: the whole image must be one certificate. PEM: exactly one
  * CERTIFICATE block; its decoded bytes must be one certificate.
@@ -141,6 +165,9 @@ void kl_cert_clear(struct kl_cert *cert);
 
 /**
  * kl_certdir_load() - every regular, non-hidden file of @dir, by name
+ * @dir:   the directory
+ * @certs: out, the files, in name order
+ * @n:     out, how many
  *
  * Each file is read once. A file that is not a certificate is still
  * returned, with ->error set (the caller reports and skips it).
@@ -153,6 +180,8 @@ void kl_certs_free(struct kl_cert *certs, size_t n);
 /* ---- keyring.c ---- */
 /**
  * kl_keyring_find() - the keyring named @name, from /proc/keys
+ * @name: e.g. ".elfsig"
+ * @id:   out, its serial
  * Return: 0 and *@id, -ENOKEY if there is none, -ENOTUNIQ if several.
  */
 int kl_keyring_find(const char *name, int32_t *id);
@@ -187,14 +216,22 @@ struct kl_measure {
 
 /**
  * kl_measure_open_log() - open (append) the event log, creating its
- * directory. Return: 0 or a negative errno.
+ * directory
+ * @m:    the measurement state; its logfd is set
+ * @path: the log
+ * Return: 0 or a negative errno.
  */
 int kl_measure_open_log(struct kl_measure *m, const char *path);
 /**
- * kl_measure_event() - extend the PCR in every bank the TPM has allocated
- * (of sha256, sha1, sha384, sha512) with the bank's hash of @event, all in
- * one TPM2_PCR_Extend, then one event log line per bank extended, in that
- * order. The sha256 bank must be there. Return: 0 or a negative errno.
+ * kl_measure_event() - measure one event into @m's PCR
+ * @m:     the TPM, PCR and log
+ * @event: the event text
+ *
+ * Extends the PCR in every bank the TPM has allocated (of sha256, sha1,
+ * sha384, sha512) with the bank's hash of @event, all in one
+ * TPM2_PCR_Extend, then writes one event log line per bank extended, in
+ * that order. The sha256 bank must be there.
+ * Return: 0 or a negative errno.
  */
 int kl_measure_event(struct kl_measure *m, const char *event);
 void kl_measure_close(struct kl_measure *m);
@@ -202,8 +239,12 @@ void kl_measure_close(struct kl_measure *m);
 /* ---- pcrvalues.c ---- */
 /**
  * kl_pcr_values_parse() - PCR values for @sel from "bank:index=hex" lines
- * (the output of `elfsig-tpm pcrread`); every selected PCR must appear
- * exactly once. Return: 0 or -EBADMSG.
+ * @buf:  the file's bytes (the output of `elfsig-tpm pcrread`)
+ * @len:  how many
+ * @name: for messages
+ * @sel:  the PCRs wanted: every one must appear exactly once
+ * @vals: out, their values
+ * Return: 0 or -EBADMSG.
  */
 int kl_pcr_values_parse(const uint8_t *buf, size_t len, const char *name,
 			const struct elfsig_tpm_pcrsel *sel,
@@ -219,9 +260,13 @@ struct kl_enroll_opts {
 };
 
 /**
- * kl_enroll_commit() - seal SHA-256 of @pol's canonical text under
- * PolicyPCR (to the current PCR values, or those of @o->pcr_values), then
- * write the policy and the sealed object, each atomically
+ * kl_enroll_commit() - seal a policy and write it
+ * @pol: the policy
+ * @o:   where to write, the TPM, and the PCR values to seal to
+ *
+ * Seals SHA-256 of @pol's canonical text under PolicyPCR (to the current
+ * PCR values, or those of @o->pcr_values), then writes the policy and the
+ * sealed object, each atomically.
  * Return: 0 or a negative errno; nothing is written unless sealing worked.
  */
 int kl_enroll_commit(const struct kl_policy *pol,
@@ -230,7 +275,9 @@ int kl_enroll_commit(const struct kl_policy *pol,
 /**
  * kl_sealed_pin() - pin @opts to the storage root key @sealed was sealed
  * under (the name elfsig_tpm_seal recorded in it)
- * @path: for the message
+ * @sealed: the sealed object
+ * @path:   for the message
+ * @opts:   the TPM options to pin
  *
  * @opts->srk_name points into @sealed afterwards.
  * Return: 0, or -EBADMSG with a message when @sealed records no SRK name

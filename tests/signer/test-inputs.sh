@@ -27,7 +27,7 @@ state() {
 # line on stderr that matches the extended regex PATTERN; nothing watched
 # changed; no temporary file is left in the scratch directory.
 expect() {
-	local name=$1 want=$2 pat=$3 before why= lines
+	local name=$1 want=$2 pat=$3 before why='' lines
 	shift 3
 	before=$(state)
 	timeout 10 "$@" >"$T_TMP/stdout" 2>"$T_TMP/stderr" </dev/null
