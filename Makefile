@@ -34,7 +34,7 @@ WARNINGS := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes \
 	    -Wmissing-prototypes -Wformat=2 -Wformat-security -Wvla \
 	    -Wnull-dereference -Wpointer-arith -Wundef -Wcast-align \
 	    -Wno-unused-parameter
-CPPFLAGS += -D_GNU_SOURCE -Isigner -Itpm
+CPPFLAGS += -D_GNU_SOURCE -Icommon -Isigner -Itpm
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=gnu11 $(WARNINGS) $(HARDEN) $(SANFLAGS) -fPIC \
 	    -fvisibility=hidden -MMD -MP
@@ -47,6 +47,7 @@ CHECK_PREREQS :=
 .PHONY: all deps check check-host check-asan check-matrix demo clean distclean
 all:
 
+include common/common.mk
 include signer/signer.mk
 -include tpm/tpm.mk
 -include keyloader/keyloader.mk

@@ -376,7 +376,7 @@ static void select_certs(struct run *r)
 		}
 		k = kl_policy_find(&r->policy, c->fp);
 		if (k < 0) {
-			kl_hex(c->fp, KL_FP_LEN, hex);
+			common_hex(c->fp, KL_FP_LEN, hex);
 			say(4, "%s/%s: refused: not enrolled (sha256:%s, %s)",
 			    r->cert_dir, c->name, hex, c->subject);
 			fail(r, EXIT_PARTIAL);
@@ -392,7 +392,7 @@ static void select_certs(struct run *r)
 
 		if (enrolled_found[j])
 			continue;
-		kl_hex(r->policy.keys[j].fp, KL_FP_LEN, hex);
+		common_hex(r->policy.keys[j].fp, KL_FP_LEN, hex);
 		say(4, "enrolled certificate sha256:%s (%s) not in %s",
 		    hex, r->policy.keys[j].subject ? r->policy.keys[j].subject : "?",
 		    r->cert_dir);
@@ -438,7 +438,7 @@ static void measure_keys(struct run *r)
 	for (i = 0; r->loaded_keys && i < r->ncerts; i++) {
 		if (!r->loaded_keys[i])
 			continue;
-		kl_hex(r->certs[i].fp, KL_FP_LEN, hex);
+		common_hex(r->certs[i].fp, KL_FP_LEN, hex);
 		snprintf(ev, sizeof(ev), "elfsig-key sha256:%s", hex);
 		if (kl_measure_event(&r->measure, ev)) {
 			say(3, "cannot measure key sha256:%s into PCR %u", hex,

@@ -50,12 +50,12 @@ CHECK_PREREQS += $(O)/keyloader-unit/keyring-find
 # The parsers under libFuzzer (make fuzz-keyloader FUZZ_SECONDS=N), and a
 # replay build that make check runs over the seeds.
 KL_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Itpm \
+		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Icommon -Itpm \
 		 -Ikeyloader/lib $(KL_CFLAGS)
 build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) keyloader/lib/kl.h
 	@mkdir -p $(dir $@)
 	$(or $(FUZZ_CC),clang) $(KL_FUZZ_FLAGS) -o $@ $< $(KL_LIB_SRCS) \
-		$(TPM_LIB_SRCS) $(filter-out $(O)/libelfsig-tpm.a,$(KL_LIBS))
+		$(TPM_LIB_SRCS) $(COMMON_SRCS) $(filter-out $(O)/libelfsig-tpm.a,$(KL_LIBS))
 
 .PHONY: fuzz-keyloader
 fuzz-keyloader: build/fuzz/fuzz-keyloader

@@ -7,7 +7,7 @@ SIGNER_LIB_SRCS := signer/lib/util.c signer/lib/algs.c signer/lib/elf.c signer/l
 SIGNER_CMD_SRCS := signer/signelf.c signer/cmd_common.c signer/cmd_sign.c \
 		   signer/cmd_verify.c signer/cmd_show.c signer/cmd_digest.c \
 		   signer/cmd_attach.c signer/cmd_remove.c
-SIGNER_LIB_OBJS := $(SIGNER_LIB_SRCS:%.c=$(O)/%.o)
+SIGNER_LIB_OBJS := $(SIGNER_LIB_SRCS:%.c=$(O)/%.o) $(COMMON_OBJS)
 SIGNER_CMD_OBJS := $(SIGNER_CMD_SRCS:%.c=$(O)/%.o)
 SIGNER_LIBS     := -lcrypto
 

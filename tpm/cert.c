@@ -17,20 +17,6 @@
 
 #define TPM2OPENSSL_TCTI_ENV "TPM2OPENSSL_TCTI"
 
-/* The reason at the bottom of OpenSSL's error queue, and drain it. */
-static void ossl_err(const char *what)
-{
-	unsigned long e, first = 0;
-	char buf[256] = "unknown error";
-
-	while ((e = ERR_get_error()))
-		if (!first)
-			first = e;
-	if (first)
-		ERR_error_string_n(first, buf, sizeof(buf));
-	tpm_err("%s: %s", what, buf);
-}
-
 /* "/CN=x/O=y" into an X509_NAME. */
 static X509_NAME *parse_subject(const char *subject)
 {
@@ -74,7 +60,7 @@ static EVP_PKEY *load_tpm_key(OSSL_LIB_CTX *libctx, const char *uri)
 	store = OSSL_STORE_open_ex(uri, libctx, NULL, NULL, NULL, NULL, NULL,
 				   NULL);
 	if (!store) {
-		ossl_err(uri);
+		tpm_err_ssl("%s", uri);
 		return NULL;
 	}
 	OSSL_STORE_expect(store, OSSL_STORE_INFO_PKEY);
@@ -89,7 +75,7 @@ static EVP_PKEY *load_tpm_key(OSSL_LIB_CTX *libctx, const char *uri)
 	}
 	OSSL_STORE_close(store);
 	if (!pkey)
-		ossl_err(uri);
+		tpm_err_ssl("%s", uri);
 	return pkey;
 }
 
@@ -146,18 +132,18 @@ static int make_cert(OSSL_LIB_CTX *libctx, EVP_PKEY *pkey, X509_NAME *name,
 		goto fail;
 	out = BIO_new_file(path, "w");
 	if (!out) {
-		ossl_err(path);
+		tpm_err_ssl("%s", path);
 		ret = -EIO;
 		goto out;
 	}
 	if (!PEM_write_bio_X509(out, cert) || BIO_flush(out) <= 0) {
-		ossl_err(path);
+		tpm_err_ssl("%s", path);
 		goto out;
 	}
 	ret = 0;
 	goto out;
 fail:
-	ossl_err("creating the certificate with the TPM key");
+	tpm_err_ssl("creating the certificate with the TPM key");
 out:
 	BIO_free(out);
 	EVP_MD_CTX_free(md);
@@ -192,13 +178,13 @@ static int make_csr(OSSL_LIB_CTX *libctx, EVP_PKEY *pkey, X509_NAME *name,
 		goto fail;
 	out = BIO_new_file(path, "w");
 	if (!out || !PEM_write_bio_X509_REQ(out, req) || BIO_flush(out) <= 0) {
-		ossl_err(path);
+		tpm_err_ssl("%s", path);
 		goto out;
 	}
 	ret = 0;
 	goto out;
 fail:
-	ossl_err("creating the certificate request with the TPM key");
+	tpm_err_ssl("creating the certificate request with the TPM key");
 out:
 	BIO_free(out);
 	X509_EXTENSION_free(ku);
@@ -239,7 +225,7 @@ int elfsig_tpm_make_cert(const struct elfsig_tpm_cert_opts *opts)
 	tpm2 = OSSL_PROVIDER_load(libctx, "tpm2");
 	dflt = OSSL_PROVIDER_load(libctx, "default");
 	if (!tpm2 || !dflt) {
-		ossl_err("loading OpenSSL's tpm2 provider (package tpm2-openssl)");
+		tpm_err_ssl("loading OpenSSL's tpm2 provider (package tpm2-openssl)");
 		ret = -ENOPKG;
 		goto out;
 	}

@@ -6,40 +6,24 @@
 #include <tss2/tss2_rc.h>
 #include <tss2/tss2_tpm2_types.h>
 
+#include "common.h"
 #include "tpm_private.h"
 
-static elfsig_tpm_error_cb error_cb;
-static void *error_ctx;
-static int error_muted;
+static struct common_reporter reporter;
 
 void elfsig_tpm_set_error_callback(elfsig_tpm_error_cb cb, void *ctx)
 {
-	error_cb = cb;
-	error_ctx = ctx;
+	reporter.cb = cb;
+	reporter.ctx = ctx;
 }
 
-/* One line to the callback; errno is preserved across it. */
-void tpm_err(const char *fmt, ...)
-{
-	int saved = errno;
-
-	if (error_cb && !error_muted) {
-		char msg[512];
-		va_list ap;
-
-		va_start(ap, fmt);
-		vsnprintf(msg, sizeof(msg), fmt, ap);
-		va_end(ap);
-		error_cb(msg, error_ctx);
-	}
-	errno = saved;
-}
+COMMON_DEFINE_ERR(tpm_err, tpm_err_ssl, reporter)
 
 /* While muted, failures are not reported: for best-effort diagnostics
  * whose own failure must not add a second line to the real one. */
 void tpm_err_mute(bool mute)
 {
-	error_muted += mute ? 1 : -1;
+	reporter.muted += mute ? 1 : -1;
 }
 
 /* The TPM's format-one codes carry the parameter/handle/session number in

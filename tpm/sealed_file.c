@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <tss2/tss2_mu.h>
 
+#include "common.h"
 #include "tpm_private.h"
 
 #define SEALED_MAGIC		"ELFSIGSO"
@@ -350,54 +351,17 @@ out:
 	return ret;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 int elfsig_tpm_sealed_write_file(const struct elfsig_tpm_sealed *s,
 				 const char *path)
 {
-	char tmp[PATH_MAX];
 	uint8_t *buf;
 	size_t len;
-	int fd, ret;
+	int ret;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
-		tpm_err("%s: path too long", path);
-		return -ENAMETOOLONG;
-	}
 	ret = elfsig_tpm_sealed_serialize(s, &buf, &len);
 	if (ret)
 		return ret;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		tpm_err("%s: %s", tmp, strerror(errno));
-		free(buf);
-		return ret;
-	}
-	ret = write_all(fd, buf, len);
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
-		tpm_err("%s: %s", path, strerror(-ret));
-		unlink(tmp);
-	}
+	ret = common_write_atomic(path, buf, len, 0600, tpm_err);
 	free(buf);
 	return ret;
 }

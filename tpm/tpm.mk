@@ -12,7 +12,7 @@ TPM_CMD_SRCS := tpm/tool/elfsig-tpm.c tpm/tool/cmd_common.c \
 		tpm/tool/cmd_unseal.c tpm/tool/cmd_pcrread.c \
 		tpm/tool/cmd_pcrextend.c tpm/tool/cmd_evict.c \
 		tpm/tool/cmd_srkname.c
-TPM_LIB_OBJS := $(TPM_LIB_SRCS:%.c=$(O)/%.o)
+TPM_LIB_OBJS := $(TPM_LIB_SRCS:%.c=$(O)/%.o) $(COMMON_OBJS)
 TPM_CMD_OBJS := $(TPM_CMD_SRCS:%.c=$(O)/%.o)
 
 $(TPM_LIB_OBJS) $(TPM_CMD_OBJS): CPPFLAGS += $(TPM_CFLAGS)
@@ -53,10 +53,10 @@ ASAN_SUITES   += tests/tpm/unit.sh
 # The sealed-object parser under libFuzzer (make fuzz-tpm FUZZ_SECONDS=N),
 # and its seed corpus replayed by make check with the ordinary build.
 TPM_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-		  -fno-sanitize-recover=undefined -D_GNU_SOURCE -Itpm $(TPM_CFLAGS)
+		  -fno-sanitize-recover=undefined -D_GNU_SOURCE -Icommon -Itpm $(TPM_CFLAGS)
 build/fuzz/fuzz-tpm-sealed: tests/tpm/fuzz_sealed.c $(TPM_LIB_SRCS) tpm/elfsig_tpm.h tpm/tpm_private.h
 	@mkdir -p $(dir $@)
-	$(or $(FUZZ_CC),clang) $(TPM_FUZZ_FLAGS) -o $@ $< $(TPM_LIB_SRCS) $(TPM_LIBS)
+	$(or $(FUZZ_CC),clang) $(TPM_FUZZ_FLAGS) -o $@ $< $(TPM_LIB_SRCS) $(COMMON_SRCS) $(TPM_LIBS)
 
 .PHONY: fuzz-tpm
 FUZZ_TARGETS += fuzz-tpm

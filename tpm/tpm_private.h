@@ -37,6 +37,8 @@ struct elfsig_tpm_sealed {
 
 /* error.c */
 void tpm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* tpm_err() + ": reason" from OpenSSL's error queue, which it drains. */
+void tpm_err_ssl(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tpm_err_mute(bool mute);
 int tpm_rc_errno(TSS2_RC rc);
 const char *tpm_rc_explain(TSS2_RC rc);

@@ -120,7 +120,7 @@ int add_certs(struct kl_policy *pol, int n, char **paths)
 			return -EBADMSG;
 		}
 		err = kl_policy_add(pol, c.fp, c.subject);
-		kl_hex(c.fp, KL_FP_LEN, hex);
+		common_hex(c.fp, KL_FP_LEN, hex);
 		if (err == 1)
 			printf("already enrolled: sha256:%s %s\n", hex, c.subject);
 		else if (!err)
@@ -140,7 +140,7 @@ int remove_keys(struct kl_policy *pol, int n, char **args)
 
 	for (i = 0; i < n; i++) {
 		if (!strncmp(args[i], "sha256:", 7)) {
-			if (kl_unhex(args[i] + 7, strlen(args[i] + 7), fp,
+			if (common_unhex(args[i] + 7, strlen(args[i] + 7), fp,
 				     KL_FP_LEN)) {
 				fprintf(stderr, "%s: %s: expected sha256:<64 hex digits>\n",
 					PROG, args[i]);
@@ -156,7 +156,7 @@ int remove_keys(struct kl_policy *pol, int n, char **args)
 			memcpy(fp, c.fp, KL_FP_LEN);
 			kl_cert_clear(&c);
 		}
-		kl_hex(fp, KL_FP_LEN, hex);
+		common_hex(fp, KL_FP_LEN, hex);
 		if (kl_policy_remove(pol, fp)) {
 			fprintf(stderr, "%s: sha256:%s is not enrolled\n", PROG,
 				hex);

@@ -23,7 +23,7 @@ int cmd_show(struct opts *o, int argc, char **argv)
 	       pol.version, sel, pol.measure_pcr, pol.nkeys,
 	       pol.nkeys == 1 ? "" : "s");
 	for (i = 0; i < pol.nkeys; i++) {
-		kl_hex(pol.keys[i].fp, KL_FP_LEN, hex);
+		common_hex(pol.keys[i].fp, KL_FP_LEN, hex);
 		printf("sha256:%s %s\n", hex,
 		       pol.keys[i].subject ? pol.keys[i].subject : "");
 	}

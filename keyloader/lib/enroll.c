@@ -84,18 +84,18 @@ int kl_enroll_commit(const struct kl_policy *pol,
 	 * renames. A crash between those leaves a pair that does not match,
 	 * which the loader refuses (no key loaded): it fails closed. */
 	if (!err)
-		err = kl_write_prepare(o->sealed_path, sbuf, slen, 0644, &stmp);
+		err = common_atomic_prepare(o->sealed_path, sbuf, slen, 0644, &stmp, kl_err);
 	if (!err)
-		err = kl_write_prepare(o->policy_path, text, len, 0644, &ptmp);
+		err = common_atomic_prepare(o->policy_path, text, len, 0644, &ptmp, kl_err);
 	if (err) {
-		kl_write_abort(stmp);
-		kl_write_abort(ptmp);
+		common_atomic_abort(stmp);
+		common_atomic_abort(ptmp);
 	} else {
-		err = kl_write_commit(stmp, o->sealed_path);
+		err = common_atomic_commit(stmp, o->sealed_path, kl_err);
 		if (err)
-			kl_write_abort(ptmp);
+			common_atomic_abort(ptmp);
 		else
-			err = kl_write_commit(ptmp, o->policy_path);
+			err = common_atomic_commit(ptmp, o->policy_path, kl_err);
 	}
 	elfsig_tpm_sealed_free(sealed);
 	free(sbuf);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common.h"
 #include "elfsig_tpm.h"
 
 #define KL_FP_LEN		32		/* SHA-256 fingerprint */
@@ -49,48 +50,7 @@ void kl_err_ssl(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 		 size_t *len);
 
-/**
- * kl_write_atomic() - replace a file atomically
- * @path: the file
- * @data: the bytes
- * @len:  how many
- * @mode: its mode
- *
- * Written through a temporary file in the same directory, fsync'ed and
- * renamed into place.
- * Return: 0 or a negative errno.
- */
-int kl_write_atomic(const char *path, const void *data, size_t len,
-		    unsigned int mode);
-
-/**
- * kl_write_prepare() - the first half of kl_write_atomic(), to write
- * several files and rename them all only once every one of them is safely
- * on disk
- * @path:    the file to replace
- * @data:    the bytes
- * @len:     how many
- * @mode:    its mode
- * @tmp_out: out, the synced temporary file, for kl_write_commit() (rename)
- *           or kl_write_abort() (unlink); both free it
- * Return: 0 or a negative errno.
- */
-int kl_write_prepare(const char *path, const void *data, size_t len,
-		     unsigned int mode, char **tmp_out);
-/**
- * kl_write_commit() - rename a prepared file over @path
- * @tmp:  from kl_write_prepare(); freed
- * @path: the file to replace
- * Return: 0 or a negative errno (the temporary file is then gone).
- */
-int kl_write_commit(char *tmp, const char *path);
-/** kl_write_abort() - unlink and free a prepared file. @tmp: the file */
-void kl_write_abort(char *tmp);
-
 void kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN]);
-void kl_hex(const uint8_t *in, size_t len, char *out);	/* out: 2*len+1 */
-/* Exactly 2*@len hex digits. Return: 0 or -EBADMSG. */
-int kl_unhex(const char *in, size_t inlen, uint8_t *out, size_t len);
 
 /* ---- policy.c ---- */
 struct kl_policy_key {

@@ -72,7 +72,7 @@ int kl_measure_event(struct kl_measure *m, const char *event)
 		return err;
 	}
 	for (i = 0; m->logfd >= 0 && i < ev.count; i++) {
-		kl_hex(ev.d[i].digest, ev.d[i].size, hex);
+		common_hex(ev.d[i].digest, ev.d[i].size, hex);
 		n = asprintf(&line, "%u %s:%s %s\n", m->pcr,
 			     elfsig_tpm_bank_name(ev.d[i].bank), hex, event);
 		if (n < 0)

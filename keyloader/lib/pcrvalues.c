@@ -32,7 +32,7 @@ static int take_value(const char *name, size_t lineno, const char *idxs,
 	}
 	if (!strncmp(hexs, "0x", 2) || !strncmp(hexs, "0X", 2))
 		hexs += 2;
-	if (kl_unhex(hexs, strlen(hexs), vals->value[idx], vals->digest_size)) {
+	if (common_unhex(hexs, strlen(hexs), vals->value[idx], vals->digest_size)) {
 		kl_err("%s:%zu: PCR %lu: expected %zu hex bytes", name, lineno,
 		       idx, vals->digest_size);
 		return -EBADMSG;

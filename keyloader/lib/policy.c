@@ -53,7 +53,7 @@ static int parse_fingerprint(const char *s, uint8_t fp[KL_FP_LEN])
 {
 	if (strncmp(s, "sha256:", 7))
 		return -EBADMSG;
-	return kl_unhex(s + 7, strlen(s + 7), fp, KL_FP_LEN);
+	return common_unhex(s + 7, strlen(s + 7), fp, KL_FP_LEN);
 }
 
 long kl_policy_find(const struct kl_policy *pol, const uint8_t fp[KL_FP_LEN])
@@ -296,7 +296,7 @@ int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
 		"measure-pcr %u\n",
 		HEADER_WORD, KL_POLICY_VERSION, sel, pol->measure_pcr);
 	for (i = 0; i < pol->nkeys; i++) {
-		kl_hex(pol->keys[i].fp, KL_FP_LEN, hex);
+		common_hex(pol->keys[i].fp, KL_FP_LEN, hex);
 		fputc('\n', f);
 		if (pol->keys[i].subject) {
 			clean_subject(pol->keys[i].subject, subj, sizeof(subj));

@@ -23,6 +23,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "common.h"
 #include "lib_private.h"
 
 #define MAX_CERT_FILE	(1u << 20)
@@ -31,18 +32,14 @@ struct elfsig_trust {
 	STACK_OF(X509) *certs;
 };
 
+/* Hex of @n bytes into @out, cut to what @outsz holds. */
 static void hex(const uint8_t *p, size_t n, char *out, size_t outsz)
 {
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
 	if (outsz == 0)
 		return;
-	for (i = 0; i < n && 2 * i + 2 < outsz; i++) {
-		out[2 * i] = digits[p[i] >> 4];
-		out[2 * i + 1] = digits[p[i] & 15];
-	}
-	out[2 * i] = '\0';
+	if (n > (outsz - 1) / 2)
+		n = (outsz - 1) / 2;
+	common_hex(p, n, out);
 }
 
 static void name_to_string(const X509_NAME *name, char *out, size_t outsz)

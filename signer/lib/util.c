@@ -10,68 +10,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <openssl/err.h>
-
+#include "common.h"
 #include "lib_private.h"
 
-static elfsig_error_cb error_cb;
-static void *error_ctx;
+static struct common_reporter reporter;
 
 void elfsig_set_error_callback(elfsig_error_cb cb, void *ctx)
 {
-	error_cb = cb;
-	error_ctx = ctx;
+	reporter.cb = cb;
+	reporter.ctx = ctx;
 }
 
-__attribute__((format(printf, 1, 0)))
-static void report(const char *fmt, va_list ap, bool ssl)
-{
-	int saved = errno;
-	char msg[1024];
-	int n;
-
-	n = vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (n < 0)
-		n = 0;
-	if (ssl) {
-		/* Keep one line: append the most specific OpenSSL reason. */
-		unsigned long e, last = 0;
-
-		while ((e = ERR_get_error()) != 0)
-			last = e;
-		if (last && (size_t)n < sizeof(msg) - 3) {
-			const char *r = ERR_reason_error_string(last);
-			char buf[256];
-
-			if (!r) {
-				ERR_error_string_n(last, buf, sizeof(buf));
-				r = buf;
-			}
-			snprintf(msg + n, sizeof(msg) - n, ": %s", r);
-		}
-	}
-	if (error_cb)
-		error_cb(msg, error_ctx);
-	errno = saved;
-}
-
-void elfsig_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(fmt, ap, false);
-	va_end(ap);
-}
-
-void elfsig_err_ssl(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report(fmt, ap, true);
-	va_end(ap);
-}
+COMMON_DEFINE_ERR(elfsig_err, elfsig_err_ssl, reporter)
 
 /* Read exactly @len bytes at @off; a short file is malformed input. */
 int elfsig_pread_full(int fd, void *buf, size_t len, uint64_t off,
@@ -106,22 +56,11 @@ int elfsig_pread_full(int fd, void *buf, size_t len, uint64_t off,
 
 int elfsig_write_full(int fd, const void *buf, size_t len, const char *name)
 {
-	const uint8_t *p = buf;
+	int ret = common_write_full(fd, buf, len);
 
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			n = -errno;
-			elfsig_err("%s: write failed: %s", name, strerror(errno));
-			return (int)n;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	if (ret)
+		elfsig_err("%s: write failed: %s", name, strerror(-ret));
+	return ret;
 }
 
 /*
@@ -242,26 +181,11 @@ const char *elfsig_basename(const char *path)
 
 int elfsig_write_file(const char *path, const void *buf, size_t len)
 {
-	struct elfsig_pending pend;
 	struct stat st;
 	int ret;
 
 	ret = elfsig_check_output(path, &st);
-	if (ret < 0)
-		return ret;
-	ret = elfsig_pending_create(path, path, &pend);
-	if (ret)
-		return ret;
-	ret = elfsig_write_full(pend.fd, buf, len, path);
-	if (!ret && fchmod(pend.fd, 0644) != 0) {
-		ret = -errno;
-		elfsig_err("%s: %s", path, strerror(errno));
-	}
-	if (ret) {
-		elfsig_pending_abort(&pend);
-		return ret;
-	}
-	return elfsig_pending_commit(&pend, true);
+	return ret < 0 ? ret : common_write_atomic(path, buf, len, 0644, elfsig_err);
 }
 
 int elfsig_read_file(const char *path, size_t max, uint8_t **out, size_t *len)

@@ -8,7 +8,7 @@ FUZZ_CC        ?= clang
 FUZZ_DIR       := build/fuzz
 FUZZ_FLAGS     := -g -O1 -fsanitize=fuzzer,address,undefined \
 		  -fno-sanitize-recover=undefined -D_GNU_SOURCE \
-		  -Isigner -Isigner/lib -Itests/fuzz
+		  -Icommon -Isigner -Isigner/lib -Itests/fuzz
 
 REPLAY_BINS := $(FUZZ_HARNESSES:%=$(O)/fuzz/replay-%)
 
@@ -18,9 +18,9 @@ $(O)/fuzz/replay-%: $(O)/tests/fuzz/fuzz_%.o $(O)/tests/fuzz/standalone.o $(O)/l
 
 $(O)/tests/fuzz/%.o: CPPFLAGS += -Isigner/lib -Itests/fuzz
 
-$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(SIGNER_LIB_SRCS)
+$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(SIGNER_LIB_SRCS) $(COMMON_SRCS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(SIGNER_LIB_SRCS) -lcrypto
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(SIGNER_LIB_SRCS) $(COMMON_SRCS) -lcrypto
 
 .PHONY: fuzz fuzz-build fuzz-signer
 fuzz-build: $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz-%)

@@ -21,7 +21,7 @@ $(FUZZ_DIR)/fuzz-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
 		-c -o $@.p.o $(KSRC_ELFSIG)/parse.c
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(FUZZ_FLAGS) -o $@ $@.k.o $@.p.o \
-		tests/kfuzz/kfuzz_lib.c $(SIGNER_LIB_SRCS) -lcrypto
+		tests/kfuzz/kfuzz_lib.c $(SIGNER_LIB_SRCS) $(COMMON_SRCS) -lcrypto
 
 # Replay build: the ordinary compiler, with ASan + UBSan, no libFuzzer.
 $(O)/kfuzz/replay-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \

@@ -79,9 +79,9 @@ exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=d
 # variableScope is suppressed: the kernel's style, which this code follows,
 # declares a function's variables at the top of it.
 cell "cppcheck: zero findings" cppcheck --enable=warning,style,performance,portability \
-	--inline-suppr --error-exitcode=1 -q -D_GNU_SOURCE -Isigner -Isigner/lib -Itpm \
+	--inline-suppr --error-exitcode=1 -q -D_GNU_SOURCE -Icommon -Isigner -Isigner/lib -Itpm \
 	--suppress=missingIncludeSystem --suppress=variableScope \
-	signer tests/fuzz $(ls -d tpm keyloader 2>/dev/null)
+	common signer tests/fuzz $(ls -d tpm keyloader attest 2>/dev/null)
 
 scan() {
 	rm -rf build/scan build/matrix/scan

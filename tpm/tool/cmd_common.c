@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "cmd.h"
 
 void err_msg(const char *fmt, ...)
@@ -102,34 +103,16 @@ int exit_code(int err)
 	}
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int parse_hex(const char *hex, uint8_t *out, size_t cap, size_t *len)
 {
-	size_t n = strlen(hex), i;
+	size_t n = strlen(hex);
 
 	if (n >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) {
 		hex += 2;
 		n -= 2;
 	}
-	if (n == 0 || n % 2 || n / 2 > cap)
+	if (n == 0 || n % 2 || n / 2 > cap || common_unhex(hex, n, out, n / 2))
 		return -EINVAL;
-	for (i = 0; i < n / 2; i++) {
-		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
 	*len = n / 2;
 	return 0;
 }

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * common.c - error lines, full and atomic writes, hex: the plumbing that
+ * signer/, tpm/ and keyloader/ share (common.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+
+#include "common.h"
+
+void common_vformat(char *msg, size_t n, const char *fmt, va_list ap, bool ssl)
+{
+	unsigned long e, last = 0;
+	int len;
+
+	len = vsnprintf(msg, n, fmt, ap);
+	if (len < 0)
+		len = 0;
+	if ((size_t)len >= n)
+		len = (int)n - 1;
+	/* The last entry is the most specific: it names what failed. */
+	while ((e = ERR_get_error()) != 0)
+		last = e;
+	if (ssl && last && (size_t)len < n - 3) {
+		const char *r = ERR_reason_error_string(last);
+		char buf[256];
+
+		if (!r) {
+			ERR_error_string_n(last, buf, sizeof(buf));
+			r = buf;
+		}
+		snprintf(msg + len, n - (size_t)len, ": %s", r);
+	}
+}
+
+void common_report(const struct common_reporter *r, bool ssl, const char *fmt,
+		   va_list ap)
+{
+	int saved = errno;
+	char msg[1024];
+
+	common_vformat(msg, sizeof(msg), fmt, ap, ssl);
+	if (r->cb && r->muted <= 0)
+		r->cb(msg, r->ctx);
+	errno = saved;
+}
+
+int common_write_full(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int common_atomic_prepare(const char *path, const void *data, size_t len,
+			  unsigned int mode, char **tmp_out, common_err_fn err)
+{
+	char *tmp;
+	int fd, ret;
+
+	*tmp_out = NULL;
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		err("%s: out of memory", path);
+		return -ENOMEM;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		err("%s: cannot create a file next to it: %s", path, strerror(errno));
+		free(tmp);
+		return ret;
+	}
+	ret = common_write_full(fd, data, len);
+	if (!ret && fchmod(fd, mode))
+		ret = -errno;
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (ret) {
+		err("%s: cannot write: %s", path, strerror(-ret));
+		unlink(tmp);
+		free(tmp);
+		return ret;
+	}
+	*tmp_out = tmp;
+	return 0;
+}
+
+void common_sync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd;
+
+	if (!copy)
+		return;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(copy);
+}
+
+int common_atomic_commit(char *tmp, const char *path, common_err_fn err)
+{
+	int ret = 0;
+
+	if (!tmp || !path)
+		return -EINVAL;
+	if (rename(tmp, path)) {
+		ret = -errno;
+		err("%s: cannot rename into place: %s", path, strerror(errno));
+		unlink(tmp);
+	} else {
+		common_sync_dir(path);
+	}
+	free(tmp);
+	return ret;
+}
+
+void common_atomic_abort(char *tmp)
+{
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+}
+
+int common_write_atomic(const char *path, const void *data, size_t len,
+			unsigned int mode, common_err_fn err)
+{
+	char *tmp;
+	int ret;
+
+	ret = common_atomic_prepare(path, data, len, mode, &tmp, err);
+	return ret ? ret : common_atomic_commit(tmp, path, err);
+}
+
+void common_hex(const uint8_t *in, size_t len, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15];
+	}
+	out[2 * len] = '\0';
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int common_unhex(const char *in, size_t inlen, uint8_t *out, size_t len)
+{
+	size_t i;
+
+	if (inlen != 2 * len)
+		return -EBADMSG;
+	for (i = 0; i < len; i++) {
+		int hi = hexval(in[2 * i]), lo = hexval(in[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EBADMSG;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}

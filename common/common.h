@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * common.h - plumbing shared by signer/, tpm/ and keyloader/: one error
+ * formatter that drains OpenSSL's queue, full writes, atomic file
+ * replacement, hex. Linked into each component's library, hidden.
+ */
+#ifndef ELFSIG_COMMON_H
+#define ELFSIG_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define COMMON_INTERNAL __attribute__((visibility("hidden")))
+
+/* A component's error reporter: one line, printf-style, errno preserved. */
+typedef void (*common_err_fn)(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* Where a component's error lines go: its library's error callback. */
+struct common_reporter {
+	void (*cb)(const char *msg, void *ctx);
+	void *ctx;
+	int muted;		/* > 0: lines are dropped */
+};
+
+/**
+ * common_report() - format one line (common_vformat()) and hand it to
+ * @r's callback, errno preserved
+ * @r:   the component's reporter
+ * @ssl: append OpenSSL's reason
+ * @fmt: printf format
+ * @ap:  its arguments
+ */
+void common_report(const struct common_reporter *r, bool ssl, const char *fmt,
+		   va_list ap) __attribute__((format(printf, 3, 0))) COMMON_INTERNAL;
+
+/*
+ * COMMON_DEFINE_ERR(err, err_ssl, reporter) - define a component's two
+ * printf-style reporters: err() for one line, err_ssl() for one line with
+ * OpenSSL's reason appended.
+ */
+#define COMMON_DEFINE_ERR(err, err_ssl, reporter)			\
+void err(const char *fmt, ...)						\
+{									\
+	va_list ap;							\
+									\
+	va_start(ap, fmt);						\
+	common_report(&(reporter), false, fmt, ap);			\
+	va_end(ap);							\
+}									\
+void err_ssl(const char *fmt, ...)					\
+{									\
+	va_list ap;							\
+									\
+	va_start(ap, fmt);						\
+	common_report(&(reporter), true, fmt, ap);			\
+	va_end(ap);							\
+}
+
+/**
+ * common_vformat() - format one error line
+ * @msg: out, the line (always NUL-terminated)
+ * @n:   size of @msg
+ * @fmt: printf format
+ * @ap:  its arguments
+ * @ssl: append ": reason" for the most specific entry of OpenSSL's error
+ *       queue; the queue is drained either way
+ */
+void common_vformat(char *msg, size_t n, const char *fmt, va_list ap,
+		    bool ssl) __attribute__((format(printf, 3, 0))) COMMON_INTERNAL;
+
+/**
+ * common_write_full() - write all of @len bytes, retrying on EINTR
+ * @fd:  the file
+ * @buf: the bytes
+ * @len: how many
+ * Return: 0 or a negative errno.
+ */
+int common_write_full(int fd, const void *buf, size_t len) COMMON_INTERNAL;
+
+/**
+ * common_atomic_prepare() - the first half of common_write_atomic(): a
+ * temporary file next to @path holding @len bytes, mode @mode, synced
+ * @path:    the file it will replace
+ * @data:    the bytes
+ * @len:     how many
+ * @mode:    its mode
+ * @tmp_out: out, the temporary file, for common_atomic_commit() or
+ *           common_atomic_abort() (both free it)
+ * @err:     where failures are reported
+ * Return: 0 or a negative errno (then nothing is left behind).
+ */
+int common_atomic_prepare(const char *path, const void *data, size_t len,
+			  unsigned int mode, char **tmp_out,
+			  common_err_fn err) COMMON_INTERNAL;
+
+/**
+ * common_atomic_commit() - rename a prepared file over @path and sync the
+ * directory, so that the rename itself survives a crash
+ * @tmp:  from common_atomic_prepare(); freed (and unlinked on failure)
+ * @path: the file to replace
+ * @err:  where failures are reported
+ * Return: 0 or a negative errno.
+ */
+int common_atomic_commit(char *tmp, const char *path,
+			 common_err_fn err) COMMON_INTERNAL;
+
+/** common_atomic_abort() - unlink and free a prepared file. @tmp: or NULL */
+void common_atomic_abort(char *tmp) COMMON_INTERNAL;
+
+/**
+ * common_write_atomic() - replace @path with @len bytes: a reader sees the
+ * old file or the new one, never a part
+ * @path: the file
+ * @data: the bytes
+ * @len:  how many
+ * @mode: its mode
+ * @err:  where failures are reported
+ * Return: 0 or a negative errno.
+ */
+int common_write_atomic(const char *path, const void *data, size_t len,
+			unsigned int mode, common_err_fn err) COMMON_INTERNAL;
+
+/**
+ * common_sync_dir() - fsync the directory that holds @path (best effort)
+ * @path: a file in the directory
+ */
+void common_sync_dir(const char *path) COMMON_INTERNAL;
+
+/**
+ * common_hex() - lower-case hex of @len bytes, NUL-terminated
+ * @in:  the bytes
+ * @len: how many
+ * @out: out, at least 2 * @len + 1 bytes
+ */
+void common_hex(const uint8_t *in, size_t len, char *out) COMMON_INTERNAL;
+
+/**
+ * common_unhex() - exactly @len bytes from 2 * @len hex digits
+ * @in:    the digits (either case)
+ * @inlen: how many
+ * @out:   out, @len bytes
+ * @len:   how many bytes are wanted
+ * Return: 0 or -EBADMSG.
+ */
+int common_unhex(const char *in, size_t inlen, uint8_t *out,
+		 size_t len) COMMON_INTERNAL;
+
+#endif /* ELFSIG_COMMON_H */
