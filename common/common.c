@@ -70,13 +70,37 @@ int common_write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+int common_check_output(const char *path, struct stat *st, common_err_fn err)
+{
+	if (lstat(path, st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		err("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISLNK(st->st_mode) && stat(path, st) != 0) {
+		err("%s: a symbolic link to nothing (%s)", path, strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		err("%s: exists and is not a regular file: refusing to replace it",
+		    path);
+		return -EINVAL;
+	}
+	return 1;
+}
+
 int common_atomic_prepare(const char *path, const void *data, size_t len,
 			  unsigned int mode, char **tmp_out, common_err_fn err)
 {
+	struct stat st;
 	char *tmp;
 	int fd, ret;
 
 	*tmp_out = NULL;
+	ret = common_check_output(path, &st, err);
+	if (ret < 0)
+		return ret;
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
 		err("%s: out of memory", path);
 		return -ENOMEM;

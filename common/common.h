@@ -80,10 +80,25 @@ void common_vformat(char *msg, size_t n, const char *fmt, va_list ap,
  */
 int common_write_full(int fd, const void *buf, size_t len) COMMON_INTERNAL;
 
+struct stat;
+
+/**
+ * common_check_output() - may @path be replaced by a rename?
+ * @path: the output; it may name nothing yet or a regular file (through
+ *        symbolic links), never a device, FIFO, socket or directory, which
+ *        a rename would replace (as root, "/dev/null" would become a file)
+ * @st:   out, its status when it exists
+ * @err:  where a refusal is reported
+ * Return: 0 if @path does not exist, 1 if it is a regular file, or a
+ * negative errno.
+ */
+int common_check_output(const char *path, struct stat *st,
+			common_err_fn err) COMMON_INTERNAL;
+
 /**
  * common_atomic_prepare() - the first half of common_write_atomic(): a
  * temporary file next to @path holding @len bytes, mode @mode, synced
- * @path:    the file it will replace
+ * @path:    the file it will replace (checked by common_check_output())
  * @data:    the bytes
  * @len:     how many
  * @mode:    its mode

@@ -13,9 +13,21 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "common.h"
 #include "tpm_private.h"
 
 #define TPM2OPENSSL_TCTI_ENV "TPM2OPENSSL_TCTI"
+
+/* The PEM in memory BIO @mem replaces @path atomically (never a device). */
+static int write_bio(BIO *mem, const char *path)
+{
+	char *data;
+	long len = BIO_get_mem_data(mem, &data);
+
+	if (len <= 0)
+		return -EIO;
+	return common_write_atomic(path, data, (size_t)len, 0644, tpm_err);
+}
 
 /* "/CN=x/O=y" into an X509_NAME. */
 static X509_NAME *parse_subject(const char *subject)
@@ -130,17 +142,12 @@ static int make_cert(OSSL_LIB_CTX *libctx, EVP_PKEY *pkey, X509_NAME *name,
 	/* The TPM signed what we asked: check it before anyone relies on it. */
 	if (X509_verify(cert, pkey) != 1)
 		goto fail;
-	out = BIO_new_file(path, "w");
-	if (!out) {
-		tpm_err_ssl("%s", path);
-		ret = -EIO;
-		goto out;
-	}
-	if (!PEM_write_bio_X509(out, cert) || BIO_flush(out) <= 0) {
+	out = BIO_new(BIO_s_mem());
+	if (!out || !PEM_write_bio_X509(out, cert)) {
 		tpm_err_ssl("%s", path);
 		goto out;
 	}
-	ret = 0;
+	ret = write_bio(out, path);
 	goto out;
 fail:
 	tpm_err_ssl("creating the certificate with the TPM key");
@@ -176,12 +183,12 @@ static int make_csr(OSSL_LIB_CTX *libctx, EVP_PKEY *pkey, X509_NAME *name,
 	if (!sign_ctx(&md, libctx, pkey) || X509_REQ_sign_ctx(req, md) <= 0 ||
 	    X509_REQ_verify(req, pkey) != 1)
 		goto fail;
-	out = BIO_new_file(path, "w");
-	if (!out || !PEM_write_bio_X509_REQ(out, req) || BIO_flush(out) <= 0) {
+	out = BIO_new(BIO_s_mem());
+	if (!out || !PEM_write_bio_X509_REQ(out, req)) {
 		tpm_err_ssl("%s", path);
 		goto out;
 	}
-	ret = 0;
+	ret = write_bio(out, path);
 	goto out;
 fail:
 	tpm_err_ssl("creating the certificate request with the TPM key");

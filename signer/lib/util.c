@@ -95,32 +95,10 @@ int elfsig_open_regular(const char *path, const char *name, struct stat *st,
 	return fd;
 }
 
-/*
- * An output path may name nothing yet or a regular file (through symbolic
- * links); never a device, FIFO, socket or directory, which a rename would
- * replace (as root, "-o /dev/null" would replace /dev/null).
- * Return: 0 if @path does not exist, 1 if it is a regular file (*@st
- * filled), or a negative errno.
- */
+/* common_check_output(), reported through the library's callback. */
 int elfsig_check_output(const char *path, struct stat *st)
 {
-	if (lstat(path, st) != 0) {
-		if (errno == ENOENT)
-			return 0;
-		elfsig_err("%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (S_ISLNK(st->st_mode) && stat(path, st) != 0) {
-		elfsig_err("%s: a symbolic link to nothing (%s)", path,
-			   strerror(errno));
-		return -EINVAL;
-	}
-	if (!S_ISREG(st->st_mode)) {
-		elfsig_err("%s: exists and is not a regular file: refusing to replace it",
-			   path);
-		return -EINVAL;
-	}
-	return 1;
+	return common_check_output(path, st, elfsig_err);
 }
 
 /* Read a whole file of at most @max bytes (signatures, certificates). */
@@ -181,11 +159,7 @@ const char *elfsig_basename(const char *path)
 
 int elfsig_write_file(const char *path, const void *buf, size_t len)
 {
-	struct stat st;
-	int ret;
-
-	ret = elfsig_check_output(path, &st);
-	return ret < 0 ? ret : common_write_atomic(path, buf, len, 0644, elfsig_err);
+	return common_write_atomic(path, buf, len, 0644, elfsig_err);
 }
 
 int elfsig_read_file(const char *path, size_t max, uint8_t **out, size_t *len)

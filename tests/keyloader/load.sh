@@ -524,6 +524,22 @@ else
 	t_fail first-fail "enrol failed"
 fi
 
+# 20. elfsig-enroll never replaces a device node (or any non-regular file)
+# with its policy or sealed object.
+if [ "$(id -u)" = 0 ] && mknod "$T_TMP/node" c 1 3 2>/dev/null; then
+	for which in p s; do
+		if [ $which = p ]; then args=(-p "$T_TMP/node" -s "$T_TMP/ns"); else args=(-p "$T_TMP/np" -s "$T_TMP/node"); fi
+		"$ENROLL" create -f "${args[@]}" "$T_TMP/k1.pem" >"$T_TMP/nout" 2>&1
+		rc=$?
+		[ "$rc" != 0 ] && [ -c "$T_TMP/node" ] && grep -q "exists and is not a regular file" "$T_TMP/nout" &&
+			[ ! -e "$T_TMP/np" ] && [ ! -e "$T_TMP/ns" ] &&
+			t_pass "enrolment refuses a device as -$which" ||
+			t_fail "enrolment refuses a device as -$which" "rc=$rc $(cat "$T_TMP/nout")"
+	done
+else
+	t_skip "enrolment refuses a device" "needs root to mknod"
+fi
+
 # 16. What the lookup by name relies on: no process can make a keyring
 # whose name starts with a dot, neither with add_key nor by joining a
 # named session keyring.

@@ -205,5 +205,27 @@ if tpm_other other; then
 else
 	t_fail other-tpm-refused-by-srk-name "second swtpm did not start"
 fi
+# Outputs are replaced atomically and never anything but a regular file;
+# an input that is a directory is refused without blocking.
+$T seal --pcrs sha256:0 --in "$D/secret" --out "$D/sealed0" || t_fail seal-sealed0
+if [ "$(id -u)" = 0 ] && mknod "$D/node" c 1 3 2>/dev/null; then
+	msg=$($T seal --pcrs sha256:0 --in "$D/secret" --out "$D/node" 2>&1); rc=$?
+	[ "$rc" != 0 ] && [ -c "$D/node" ] && [ "$(printf '%s\n' "$msg" | wc -l)" = 1 ] &&
+		[[ $msg == *"node: exists and is not a regular file"* ]] &&
+		t_pass seal-out-device-refused || t_fail seal-out-device-refused "rc=$rc $msg"
+	msg=$($T unseal --in "$D/sealed0" --out "$D/node" 2>&1); rc=$?
+	[ "$rc" != 0 ] && [ -c "$D/node" ] && [[ $msg == *"node: exists and is not a regular file"* ]] && t_pass unseal-out-device-refused ||
+		t_fail unseal-out-device-refused "rc=$rc $msg"
+else
+	t_skip seal-out-device-refused "needs root to mknod"
+fi
+mkdir -p "$D/adir"
+msg=$(timeout 10 "$T" seal --pcrs sha256:0 --in "$D/adir" --out "$D/x2" 2>&1); rc=$?
+[ "$rc" != 0 ] && [ "$rc" != 124 ] && [ ! -e "$D/x2" ] && [[ $msg == *"not a regular file or a pipe"* ]] &&
+	t_pass seal-in-directory-refused || t_fail seal-in-directory-refused "rc=$rc $msg"
+printf 'old' > "$D/keep"
+$T unseal --in "$D/sealed0" --out "$D/keep" && cmp -s "$D/keep" "$D/secret" &&
+	[ -z "$(find "$D" -maxdepth 1 -name 'keep.tmp.*')" ] &&
+	t_pass unseal-out-replaced-atomically || t_fail unseal-out-replaced-atomically
 t_check no-transient-at-end no_transients
 exit 0

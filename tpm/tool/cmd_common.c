@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "common.h"
 #include "cmd.h"
@@ -123,10 +124,17 @@ void print_hex(const uint8_t *p, size_t len)
 		printf("%02x", *p++);
 }
 
-/* Read at most @cap bytes of @path ("-": stdin); more is an error. */
+/*
+ * Read at most @cap bytes of @path ("-": stdin); more is an error. A
+ * regular file or a pipe (a secret handed over with <(...) never touches
+ * a disk); a device or directory is refused without blocking: opened
+ * O_NONBLOCK, its type checked on the descriptor, then read blocking.
+ */
 int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len)
 {
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	int fd = strcmp(path, "-") ?
+		 open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : 0;
+	struct stat st;
 	uint8_t extra;
 	ssize_t n = 0;
 	int ret = 0;
@@ -135,6 +143,12 @@ int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len)
 	if (fd < 0) {
 		err_msg("%s: %s", path, strerror(errno));
 		return -errno;
+	}
+	if (fd && (fstat(fd, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) ||
+		   fcntl(fd, F_SETFL, 0))) {
+		err_msg("%s: not a regular file or a pipe", path);
+		close(fd);
+		return -EINVAL;
 	}
 	while (*len < cap) {
 		n = read(fd, buf + *len, cap - *len);
@@ -156,34 +170,19 @@ int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len)
 	return ret;
 }
 
-/* Write (and replace) @path, mode 0600; "-" is stdout. */
+/*
+ * Replace @path atomically, mode 0600 ("-" is stdout); an existing device,
+ * FIFO or directory is never replaced.
+ */
 int write_file(const char *path, const uint8_t *buf, size_t len)
 {
-	int fd = strcmp(path, "-") ?
-		 open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : 1;
-	int ret = 0;
+	int ret;
 
-	if (fd < 0) {
-		err_msg("%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			err_msg("%s: %s", path, strerror(errno));
-			break;
-		}
-		buf += n;
-		len -= n;
-	}
-	if (fd != 1 && close(fd) && !ret) {
-		ret = -errno;
-		err_msg("%s: %s", path, strerror(errno));
-	}
+	if (strcmp(path, "-"))
+		return common_write_atomic(path, buf, len, 0600, err_msg);
+	ret = common_write_full(1, buf, len);
+	if (ret)
+		err_msg("standard output: %s", strerror(-ret));
 	return ret;
 }
 
