@@ -14,6 +14,7 @@
 int kl_measure_open_log(struct kl_measure *m, const char *path)
 {
 	char *dcopy = strdup(path);
+	struct stat st;
 	int err;
 
 	if (!dcopy)
@@ -29,11 +30,19 @@ int kl_measure_open_log(struct kl_measure *m, const char *path)
 	free(dcopy);
 	/* Append: the PCR accumulates every run, so does the log. */
 	m->logfd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
-			O_CLOEXEC | O_NOCTTY, 0644);
+			O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0644);
 	if (m->logfd < 0) {
 		err = -errno;
 		kl_err("%s: cannot open event log: %s", path, strerror(errno));
 		return err;
+	}
+	/* Never a FIFO a reader could stall the boot on, nor a device. */
+	if (fstat(m->logfd, &st) || !S_ISREG(st.st_mode) ||
+	    fcntl(m->logfd, F_SETFL, O_APPEND)) {
+		kl_err("%s: the event log is not a regular file", path);
+		close(m->logfd);
+		m->logfd = -1;
+		return -EINVAL;
 	}
 	return 0;
 }

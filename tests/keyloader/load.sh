@@ -540,6 +540,21 @@ else
 	t_skip "enrolment refuses a device" "needs root to mknod"
 fi
 
+# 21. An event log path that is a FIFO (with or without a reader) never
+# stalls the boot: the loader goes on, loads, locks, and says why.
+if case_setup fifo-log k1.pem; then
+	mkfifo "$D/fifo"
+	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+		-k "$KR" -l "$D/fifo" --kmsg "$D/kmsg" >"$D/out" 2>&1
+	RC=$?
+	expect "an event log that is a FIFO: no hang, keys loaded and locked (9)" 9 1
+	grep -q "fifo: \(the event log is not a regular file\|cannot open event log\)" "$D/out" &&
+		t_pass "an event log that is a FIFO: the reason is said" ||
+		t_fail "an event log that is a FIFO: the reason is said" "$(cat "$D/out")"
+else
+	t_fail fifo-log "enrol failed"
+fi
+
 # 16. What the lookup by name relies on: no process can make a keyring
 # whose name starts with a dot, neither with add_key nor by joining a
 # named session keyring.
