@@ -130,6 +130,9 @@ static void tss_log_stop(struct elfsig_signer *s)
 {
 	if (!s->tss_log)
 		return;
+	/* Give the process its environment back (both were unset). */
+	unsetenv("TSS2_LOGFILE");
+	unsetenv("TSS2_LOG");
 	unlink(s->tss_log);
 	free(s->tss_log);
 	s->tss_log = NULL;
