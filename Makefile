@@ -50,6 +50,7 @@ all:
 include signer/signer.mk
 -include tpm/tpm.mk
 -include keyloader/keyloader.mk
+-include attest/attest.mk
 -include kernel/kernel.mk
 -include tests/tests.mk
 
