@@ -124,7 +124,12 @@ static int parse_record(struct cur *c, const char *what, size_t i,
 		       what, i, at);
 		return -EBADMSG;
 	}
-	if (tnlen != sizeof(ATTEST_TEMPLATE) - 1 || !take(c, tnlen, &tname) ||
+	if (tnlen > ATTEST_MAX_NAME || !take(c, tnlen, &tname)) {
+		kl_err("%s: record %zu: template name length %u runs past the end of the log (%zu bytes left)",
+		       what, i, tnlen, c->left);
+		return -EBADMSG;
+	}
+	if (tnlen != sizeof(ATTEST_TEMPLATE) - 1 ||
 	    memcmp(tname, ATTEST_TEMPLATE, tnlen)) {
 		kl_err("%s: record %zu: template name is not \"" ATTEST_TEMPLATE "\" (length %u)",
 		       what, i, tnlen);

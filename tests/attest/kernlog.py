@@ -18,7 +18,7 @@ attacker would, for the forged-log tests.
       @P:EVENT        the record names (and is extended into) PCR P
   kernlog.py mutate IN OUT OP...
       swap:I:J  drop:I  set-pcr:I:P  set-buf:I:FILE (digests recomputed)
-      set-buf-keep:I:FILE (digests kept)  append:EVENT  lie:I
+      set-buf-keep:I:FILE (digests kept)  zero-sha1:I  append:EVENT  lie:I
       (record I's template data length becomes 0xfffffff0)
   kernlog.py many --log FILE --count N
       elfsig-init and N-1 mode records (the record-count bound)
@@ -170,6 +170,8 @@ def cmd_mutate(args):
             recs[int(i)] = Record(r.pcr, r.name, cert_der(path),
                                   r.dng if keep else None,
                                   r.sha1() if keep else None)
+        elif kind == "zero-sha1":
+            recs[int(rest)]._sha1 = bytes(20)
         elif kind == "append":
             nkeys = sum(r.name == ".elfsig" for r in recs)
             recs.append(event(rest, recs[0].pcr, nkeys))
