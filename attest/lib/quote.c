@@ -13,6 +13,7 @@
 #include <tss2/tss2_mu.h>
 
 #include "attest.h"
+#include "elfsig_tpm.h"
 #include "kl.h"
 
 enum { MSG, SIG, KEY };
@@ -115,25 +116,31 @@ static int check_selection(const TPML_PCR_SELECTION *sel, unsigned int pcr,
 	for (i = 0; ok && i < s->sizeofSelect * 8u; i++)
 		ok = !!(s->pcrSelect[i / 8] & (1u << (i % 8))) == (i == pcr);
 	if (!ok) {
-		char got[160] = "";
+		char got[160] = "", bank[8];
 		size_t n = 0;
 		unsigned int k;
 
 		for (k = 0; k < sel->count && k < TPM2_NUM_PCR_BANKS &&
 			    n < sizeof(got) - 40; k++) {
 			const TPMS_PCR_SELECTION *b = &sel->pcrSelections[k];
+			const char *alg = elfsig_tpm_bank_name(b->hash);
 			unsigned int bits = b->sizeofSelect <= sizeof(b->pcrSelect) ?
 					    b->sizeofSelect * 8u : 0;
+			const char *sep = ":";
 
-			n += snprintf(got + n, sizeof(got) - n, "%s0x%04x:",
-				      k ? " " : "", b->hash);
-			for (i = 0; i < bits && n < sizeof(got) - 8; i++)
-				if (b->pcrSelect[i / 8] & (1u << (i % 8)))
-					n += snprintf(got + n, sizeof(got) - n,
-						      "%u,", i);
+			snprintf(bank, sizeof(bank), "0x%04x", b->hash);
+			n += snprintf(got + n, sizeof(got) - n, "%s%s",
+				      k ? "+" : "", alg ? alg : bank);
+			for (i = 0; i < bits && n < sizeof(got) - 8; i++) {
+				if (!(b->pcrSelect[i / 8] & (1u << (i % 8))))
+					continue;
+				n += snprintf(got + n, sizeof(got) - n, "%s%u",
+					      sep, i);
+				sep = ",";
+			}
 		}
-		kl_err("%s: the quote covers PCRs %s not exactly sha256 (0x000b) PCR %u",
-		       name, n ? got : "none,", pcr);
+		kl_err("%s: the quote covers PCRs %s and not sha256:%u alone",
+		       name, n ? got : "none", pcr);
 		return -EKEYREJECTED;
 	}
 	return 0;
