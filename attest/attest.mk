@@ -27,4 +27,4 @@ PROGRAMS += $(O)/elfsig-attest
 
 ATTEST_SUITES := tests/attest/log.sh tests/attest/quote.sh
 CHECK_SUITES  += $(ATTEST_SUITES)
-ASAN_SUITES   += tests/attest/log.sh
+ASAN_SUITES   += tests/attest/log.sh tests/attest/quote.sh
