@@ -51,6 +51,7 @@ include common/common.mk
 include signer/signer.mk
 -include tpm/tpm.mk
 -include keyloader/keyloader.mk
+-include attest/attest.mk
 -include kernel/kernel.mk
 -include tests/tests.mk
 

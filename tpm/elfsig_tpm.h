@@ -435,6 +435,48 @@ ELFSIG_TPM_API int elfsig_tpm_key_attributes(struct elfsig_tpm *tpm,
  */
 ELFSIG_TPM_API int elfsig_tpm_evict(struct elfsig_tpm *tpm, uint32_t handle);
 
+/**
+ * elfsig_tpm_ak() - an attestation key: a restricted signing key (ECDSA
+ * P-256 or RSASSA-2048, SHA-256; fixedTPM, no password), persistent
+ * @tpm:     connection
+ * @type:    key type for a new key; 0: ECC P-256, and any AK found is used
+ * @handle:  persistent handle (0x81000000..0x817FFFFF)
+ * @pub_pem: write the public key here (PEM SubjectPublicKeyInfo), or NULL
+ * @created: out, 1 when the key was created now, 0 when it was there
+ *
+ * An AK already at @handle (of @type, when given) is reused; any other
+ * object there is refused. A new key is created under the SRK and
+ * persisted. A restricted key signs only data the TPM generated itself,
+ * so its signature over a TPMS_ATTEST proves the TPM made that quote.
+ * Return: 0, -EEXIST when @handle holds something that is not such an
+ * AK, or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_ak(struct elfsig_tpm *tpm,
+				 enum elfsig_tpm_keytype type, uint32_t handle,
+				 const char *pub_pem, int *created);
+
+/**
+ * elfsig_tpm_quote() - TPM2_Quote over a PCR selection
+ * @tpm:        connection
+ * @ak_handle:  the AK (see elfsig_tpm_ak())
+ * @nonce:      qualifying data (the verifier's nonce), 0..64 bytes
+ * @nonce_len:  its length
+ * @sel:        the PCRs to quote
+ * @attest:     out, the marshalled TPMS_ATTEST (the TPM2B_ATTEST's
+ *              content, as `tpm2_quote -m` writes it); free() it
+ * @attest_len: out, its length
+ * @sig:        out, the marshalled TPMT_SIGNATURE (as `tpm2_quote -s`
+ *              writes it); free() it
+ * @sig_len:    out, its length
+ * Return: 0, -ENOENT when there is no key at @ak_handle, -EEXIST when it
+ * is not an AK, or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_quote(struct elfsig_tpm *tpm, uint32_t ak_handle,
+				    const uint8_t *nonce, size_t nonce_len,
+				    const struct elfsig_tpm_pcrsel *sel,
+				    uint8_t **attest, size_t *attest_len,
+				    uint8_t **sig, size_t *sig_len);
+
 struct elfsig_tpm_cert_opts {
 	const char *key;	/* "handle:0x81000001" or a TSS2 PEM file */
 	const char *tcti;	/* NULL: elfsig_tpm_tcti(NULL) */

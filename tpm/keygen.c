@@ -62,8 +62,8 @@ static void signing_template(enum elfsig_tpm_keytype type, TPM2B_PUBLIC *tmpl)
 	}
 }
 
-static int tpm_evict_control(struct elfsig_tpm *t, ESYS_TR obj,
-			     uint32_t handle, ESYS_TR *out)
+int tpm_evict_control(struct elfsig_tpm *t, ESYS_TR obj, uint32_t handle,
+		      ESYS_TR *out)
 {
 	TSS2_RC rc;
 
@@ -75,8 +75,7 @@ static int tpm_evict_control(struct elfsig_tpm *t, ESYS_TR obj,
 	return tpm_rc_fail(rc, "changing a persistent object");
 }
 
-static int tpm_read_public(struct elfsig_tpm *t, ESYS_TR obj,
-			   TPM2B_PUBLIC **pub)
+int tpm_read_public(struct elfsig_tpm *t, ESYS_TR obj, TPM2B_PUBLIC **pub)
 {
 	TSS2_RC rc;
 
@@ -85,7 +84,7 @@ static int tpm_read_public(struct elfsig_tpm *t, ESYS_TR obj,
 	return tpm_rc_fail(rc, "reading a public area");
 }
 
-static bool handle_ok(uint32_t handle)
+bool tpm_handle_persistent_owner(uint32_t handle)
 {
 	return handle >= PERSISTENT_OWNER_FIRST &&
 	       handle <= PERSISTENT_OWNER_LAST;
@@ -184,7 +183,7 @@ int elfsig_tpm_keygen(struct elfsig_tpm *t, enum elfsig_tpm_keytype type,
 		tpm_err("keygen: give a persistent handle, a key file, or both");
 		return -EINVAL;
 	}
-	if (handle && !handle_ok(handle)) {
+	if (handle && !tpm_handle_persistent_owner(handle)) {
 		tpm_err("keygen: 0x%08x is not an owner persistent handle (0x81000000..0x817fffff)",
 			handle);
 		return -EINVAL;
@@ -254,7 +253,7 @@ int elfsig_tpm_evict(struct elfsig_tpm *t, uint32_t handle)
 	ESYS_TR tr, out;
 	int ret;
 
-	if (!handle_ok(handle)) {
+	if (!tpm_handle_persistent_owner(handle)) {
 		tpm_err("evict: 0x%08x is not an owner persistent handle",
 			handle);
 		return -EINVAL;

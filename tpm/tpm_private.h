@@ -88,4 +88,10 @@ int tpm_create(struct elfsig_tpm *t, ESYS_TR parent, ESYS_TR session,
 	       const TPM2B_SENSITIVE_CREATE *sens, const TPM2B_PUBLIC *tmpl,
 	       TPM2B_PRIVATE **priv, TPM2B_PUBLIC **pub);
 
+/* keygen.c */
+int tpm_evict_control(struct elfsig_tpm *t, ESYS_TR obj, uint32_t handle,
+		      ESYS_TR *out);
+int tpm_read_public(struct elfsig_tpm *t, ESYS_TR obj, TPM2B_PUBLIC **pub);
+bool tpm_handle_persistent_owner(uint32_t handle);
+
 #endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* attest_cmd.h - elfsig-attest subcommands and their exit codes. The
+ * option, file and TPM helpers are elfsig-tpm's (tpm/tool/cmd.h). */
+#ifndef ELFSIG_ATTEST_CMD_H
+#define ELFSIG_ATTEST_CMD_H
+
+#include "../tpm/tool/cmd.h"
+
+/* Documented exit codes (man/elfsig-attest.1, docs/attestation.md); 0-3
+ * and 5 mean what they mean for elfsig-tpm. */
+enum {
+	EXIT_QUOTE = 6,		/* the quote is not valid */
+	EXIT_REPLAY = 7,	/* the log does not match the quote or itself */
+	EXIT_FOREIGN = 8,	/* a key not in the allow list */
+	EXIT_UNLOCKED = 9,	/* never locked, or a key after the lock */
+};
+
+int cmd_ak(int argc, char **argv);
+int cmd_quote(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_log(int argc, char **argv);
+
+/* cmd_attest_common.c */
+int attest_exit_code(int err);
+int parse_nonce(const char *arg, uint8_t *nonce, size_t *len);
+int parse_pcr(const char *arg, unsigned int *pcr);
+int read_input(const char *path, size_t cap, uint8_t **buf, size_t *len);
+
+#endif

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_ak.c - elfsig-attest ak: a persistent attestation key, its public
+ * part as PEM. */
+#include <stdio.h>
+#include <string.h>
+
+#include "attest_cmd.h"
+
+static const char usage[] =
+	"ak --handle H --pub FILE [--type ecc|rsa]\n"
+	"       [--tcti TCTI] [--srk-handle H] [--srk-name HEX] [--timeout SECONDS]";
+
+int cmd_ak(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "handle", required_argument, NULL, 'H' },
+		{ "pub", required_argument, NULL, 'p' },
+		{ "type", required_argument, NULL, 't' },
+		COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	struct common_opts common = { 0 };
+	enum elfsig_tpm_keytype type = 0;
+	struct elfsig_tpm *tpm;
+	const char *pub = NULL;
+	uint32_t handle = 0;
+	int opt, ret, created = 0;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		ret = common_opt(&common, opt, optarg);
+		if (ret < 0)
+			return EXIT_USAGE;
+		if (ret)
+			continue;
+		switch (opt) {
+		case 'H':
+			if (parse_u32(optarg, &handle) || (handle >> 24) != 0x81)
+				return usage_err(usage, "--handle %s: a persistent handle like 0x81010001",
+						 optarg);
+			break;
+		case 'p':
+			pub = optarg;
+			break;
+		case 't':
+			if (!strcmp(optarg, "ecc"))
+				type = ELFSIG_TPM_KEY_ECC_P256;
+			else if (!strcmp(optarg, "rsa"))
+				type = ELFSIG_TPM_KEY_RSA2048;
+			else
+				return usage_err(usage, "--type %s: ecc or rsa", optarg);
+			break;
+		case 'h':
+			printf("usage: %s %s\n", prog, usage);
+			return EXIT_OK;
+		default:
+			return usage_err(usage, NULL);
+		}
+	}
+	if (optind != argc)
+		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	if (!handle || !pub)
+		return usage_err(usage, "--handle and --pub are required");
+	ret = tpm_open(&common, &tpm);
+	if (ret)
+		return exit_code(ret);
+	ret = elfsig_tpm_ak(tpm, type, handle, pub, &created);
+	elfsig_tpm_close(tpm);
+	if (!ret)
+		printf("attestation key 0x%08x %s, public key in %s\n", handle,
+		       created ? "created" : "already there, reused", pub);
+	return exit_code(ret);
+}

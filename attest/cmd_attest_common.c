@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_attest_common.c - exit codes and the options several commands share. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "attest.h"
+#include "attest_cmd.h"
+
+int attest_exit_code(int err)
+{
+	switch (err) {
+	case -EKEYREJECTED:
+		return EXIT_QUOTE;
+	case -EBADE:
+		return EXIT_REPLAY;
+	case -ENOKEY:
+		return EXIT_FOREIGN;
+	case -ENOLCK:
+		return EXIT_UNLOCKED;
+	case -EFBIG:
+		return EXIT_BADINPUT;
+	default:
+		return exit_code(err);
+	}
+}
+
+/* 1..64 bytes of hex (the quote's qualifying data). */
+int parse_nonce(const char *arg, uint8_t *nonce, size_t *len)
+{
+	if (parse_hex(arg, nonce, ATTEST_MAX_NONCE, len)) {
+		err_msg("--nonce %s: 1 to %d bytes in hex", arg,
+			ATTEST_MAX_NONCE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int parse_pcr(const char *arg, unsigned int *pcr)
+{
+	uint32_t v;
+
+	if (parse_u32(arg, &v) || v >= ELFSIG_TPM_MAX_PCRS) {
+		err_msg("--pcr %s: 0..23", arg);
+		return -EINVAL;
+	}
+	*pcr = v;
+	return 0;
+}
+
+/* A whole input file of at most @cap bytes, malloc'ed. */
+int read_input(const char *path, size_t cap, uint8_t **buf, size_t *len)
+{
+	int ret;
+
+	*buf = malloc(cap ? cap : 1);
+	if (!*buf) {
+		err_msg("%s: out of memory", path);
+		return -ENOMEM;
+	}
+	ret = read_bounded(path, *buf, cap, len);
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return ret;
+}

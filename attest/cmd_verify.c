@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_verify.c - elfsig-attest verify: the quote, the log replayed to it,
+ * and what .elfsig trusted, against an allow list. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "attest.h"
+#include "attest_cmd.h"
+
+static const char usage[] =
+	"verify --ak-pub FILE --msg FILE --sig FILE --nonce HEX --log FILE\n"
+	"       [--pcr 13] [--allow FILE] [--json]";
+
+struct inputs {
+	uint8_t *msg, *sig, *key, *log, *allow;
+	size_t mlen, slen, klen, llen, alen;
+};
+
+static int read_inputs(const char *const path[5], struct inputs *in)
+{
+	int ret;
+
+	ret = read_input(path[0], ATTEST_MAX_QUOTE_FILE, &in->msg, &in->mlen);
+	if (!ret)
+		ret = read_input(path[1], ATTEST_MAX_QUOTE_FILE, &in->sig,
+				 &in->slen);
+	if (!ret)
+		ret = read_input(path[2], ATTEST_MAX_KEY_FILE, &in->key,
+				 &in->klen);
+	if (!ret)
+		ret = read_input(path[3], ATTEST_MAX_LOG, &in->log, &in->llen);
+	if (!ret && path[4])
+		ret = read_input(path[4], ATTEST_MAX_ALLOW_FILE, &in->allow,
+				 &in->alen);
+	return ret;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "ak-pub", required_argument, NULL, 'k' },
+		{ "msg", required_argument, NULL, 'm' },
+		{ "sig", required_argument, NULL, 's' },
+		{ "nonce", required_argument, NULL, 'n' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "pcr", required_argument, NULL, 'p' },
+		{ "allow", required_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	/* message, signature, key, log, allow list */
+	const char *path[5] = { NULL, NULL, NULL, NULL, NULL };
+	struct attest_allow allow = { 0 };
+	struct attest_summary sum = { 0 };
+	struct inputs in = { 0 };
+	struct attest_quote q;
+	uint8_t nonce[ATTEST_MAX_NONCE], value[ATTEST_SHA256_LEN];
+	unsigned int pcr = ATTEST_DEFAULT_PCR;
+	size_t nlen = 0;
+	bool json = false;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			path[0] = optarg;
+			break;
+		case 's':
+			path[1] = optarg;
+			break;
+		case 'k':
+			path[2] = optarg;
+			break;
+		case 'l':
+			path[3] = optarg;
+			break;
+		case 'a':
+			path[4] = optarg;
+			break;
+		case 'n':
+			if (parse_nonce(optarg, nonce, &nlen))
+				return EXIT_USAGE;
+			break;
+		case 'p':
+			if (parse_pcr(optarg, &pcr))
+				return EXIT_USAGE;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			printf("usage: %s %s\n", prog, usage);
+			return EXIT_OK;
+		default:
+			return usage_err(usage, NULL);
+		}
+	}
+	if (optind != argc)
+		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	if (!path[0] || !path[1] || !path[2] || !path[3] || !nlen)
+		return usage_err(usage, "--ak-pub, --msg, --sig, --nonce and --log are required");
+	ret = read_inputs(path, &in);
+	if (!ret && path[4])
+		ret = attest_allow_parse(in.allow, in.alen, path[4], &allow);
+	if (!ret) {
+		const char *names[3] = { path[0], path[1], path[2] };
+
+		ret = attest_quote_verify(in.msg, in.mlen, in.sig, in.slen,
+					  in.key, in.klen, names, nonce, nlen,
+					  pcr, &q);
+	}
+	if (!ret)
+		ret = attest_log_check(in.log, in.llen, path[3], pcr, &q, value,
+				       &sum);
+	if (!ret) {
+		/* What the log says is evidence now: report it, then the
+		 * verdict's one line when it is not "trusted". */
+		ret = attest_verdict(&sum, path[4] ? &allow : NULL);
+		attest_report(stdout, &sum, &q, value, path[4] ? &allow : NULL,
+			      ret, json);
+		attest_summary_free(&sum);
+	}
+	attest_allow_free(&allow);
+	free(in.msg);
+	free(in.sig);
+	free(in.key);
+	free(in.log);
+	free(in.allow);
+	return attest_exit_code(ret);
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* report.c - allow lists, the verdict, and the report of what .elfsig
+ * trusted (text or JSON). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/crypto.h>
+
+#include "attest.h"
+#include "kl.h"
+
+#define FP_PREFIX "sha256:"
+
+/* "sha256:" and exactly 64 hex digits, nothing else. */
+static bool parse_fp(const char *s, size_t len, uint8_t fp[ATTEST_SHA256_LEN])
+{
+	size_t plen = sizeof(FP_PREFIX) - 1;
+
+	return len > plen && !memcmp(s, FP_PREFIX, plen) &&
+	       kl_unhex(s + plen, len - plen, fp, ATTEST_SHA256_LEN) == 0;
+}
+
+int attest_allow_parse(const uint8_t *buf, size_t len, const char *what,
+		       struct attest_allow *allow)
+{
+	const char *p = (const char *)buf, *end = p + len;
+	size_t line = 0;
+
+	memset(allow, 0, sizeof(*allow));
+	if (len > ATTEST_MAX_ALLOW_FILE || memchr(buf, '\0', len)) {
+		kl_err("%s: not a text file of at most %u bytes", what,
+		       ATTEST_MAX_ALLOW_FILE);
+		return -EBADMSG;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end, *s = p;
+		uint8_t (*n)[ATTEST_SHA256_LEN];
+
+		line++;
+		p = nl ? nl + 1 : end;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		if (s == e || *s == '#')
+			continue;
+		if (allow->n == ATTEST_MAX_ALLOW) {
+			kl_err("%s:%zu: more than %d fingerprints", what, line,
+			       ATTEST_MAX_ALLOW);
+			goto bad;
+		}
+		n = reallocarray(allow->fp, allow->n + 1, sizeof(*n));
+		if (!n) {
+			attest_allow_free(allow);
+			return -ENOMEM;
+		}
+		allow->fp = n;
+		if (!parse_fp(s, (size_t)(e - s), allow->fp[allow->n])) {
+			kl_err("%s:%zu: expected sha256:<64 hex digits> (a key fingerprint, as in the enrolment policy)",
+			       what, line);
+			goto bad;
+		}
+		allow->n++;
+	}
+	return 0;
+bad:
+	attest_allow_free(allow);
+	return -EBADMSG;
+}
+
+void attest_allow_free(struct attest_allow *allow)
+{
+	free(allow->fp);
+	memset(allow, 0, sizeof(*allow));
+}
+
+bool attest_allowed(const struct attest_allow *allow,
+		    const uint8_t fp[ATTEST_SHA256_LEN])
+{
+	size_t i;
+
+	for (i = 0; i < allow->n; i++)
+		if (!memcmp(allow->fp[i], fp, ATTEST_SHA256_LEN))
+			return true;
+	return false;
+}
+
+static void fp_hex(const uint8_t fp[ATTEST_SHA256_LEN],
+		   char out[2 * ATTEST_SHA256_LEN + 1])
+{
+	kl_hex(fp, ATTEST_SHA256_LEN, out);
+}
+
+int attest_verdict(const struct attest_summary *s,
+		   const struct attest_allow *allow)
+{
+	char hex[2 * ATTEST_SHA256_LEN + 1];
+	size_t i;
+
+	for (i = 0; i < s->nkeys; i++) {
+		if (!s->keys[i].after_lock)
+			continue;
+		fp_hex(s->keys[i].fp, hex);
+		kl_err("record %zu: key " FP_PREFIX "%s (%s) admitted after the lock (record %zu): the keyring did not stay locked",
+		       s->keys[i].record, hex, s->keys[i].subject,
+		       s->lock_record);
+		return -ENOLCK;
+	}
+	if (!s->locked) {
+		kl_err("the keyring was never locked: no elfsig-lock record in %zu records (keys could still be added)",
+		       s->records);
+		return -ENOLCK;
+	}
+	for (i = 0; allow && i < s->nkeys; i++) {
+		if (attest_allowed(allow, s->keys[i].fp))
+			continue;
+		fp_hex(s->keys[i].fp, hex);
+		kl_err("record %zu: key " FP_PREFIX "%s (%s) is not in the allow list",
+		       s->keys[i].record, hex, s->keys[i].subject);
+		return -ENOKEY;
+	}
+	return 0;
+}
+
+/* A JSON string: the subject is escaped ASCII already (RFC 2253 with
+ * ESC_MSB), but quotes, backslashes and control bytes still need care. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static const char *verdict_name(int result, const struct attest_quote *q)
+{
+	if (!q)
+		return "unverified";
+	switch (result) {
+	case 0:
+		return "trusted";
+	case -ENOLCK:
+		return "not-locked";
+	case -ENOKEY:
+		return "foreign-key";
+	default:
+		return "refused";
+	}
+}
+
+static void report_json(FILE *f, const struct attest_summary *s,
+			const struct attest_quote *q, const char *value,
+			const struct attest_allow *allow, int result)
+{
+	char hex[2 * ATTEST_SHA256_LEN + 1];
+	size_t i;
+
+	fprintf(f, "{\"verdict\":\"%s\",\"verified\":%s,\"pcr\":%u,\"bank\":\"sha256\",\"pcr_value\":\"%s\",\"records\":%zu,",
+		verdict_name(result, q), q ? "true" : "false", s->pcr, value,
+		s->records);
+	if (q)
+		fprintf(f, "\"quote\":{\"signature\":\"%s\",\"clock_ms\":%llu},",
+			q->sig_alg, (unsigned long long)q->clock);
+	fputs("\"keys\":[", f);
+	for (i = 0; i < s->nkeys; i++) {
+		fp_hex(s->keys[i].fp, hex);
+		fprintf(f, "%s{\"record\":%zu,\"fingerprint\":\"" FP_PREFIX "%s\",\"subject\":",
+			i ? "," : "", s->keys[i].record, hex);
+		json_str(f, s->keys[i].subject);
+		fprintf(f, ",\"after_lock\":%s", s->keys[i].after_lock ? "true" : "false");
+		if (allow)
+			fprintf(f, ",\"allowed\":%s",
+				attest_allowed(allow, s->keys[i].fp) ? "true" : "false");
+		fputc('}', f);
+	}
+	fputs("],\"mode\":", f);
+	if (s->mode)
+		json_str(f, s->mode);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"locked\":%s", s->locked ? "true" : "false");
+	if (s->locked)
+		fprintf(f, ",\"lock_record\":%zu,\"lock_keys\":%lu",
+			s->lock_record, s->lock_keys);
+	fputs("}\n", f);
+}
+
+void attest_report(FILE *f, const struct attest_summary *s,
+		   const struct attest_quote *q,
+		   const uint8_t value[ATTEST_SHA256_LEN],
+		   const struct attest_allow *allow, int result, bool json)
+{
+	char hex[2 * ATTEST_SHA256_LEN + 1], pcr[2 * ATTEST_SHA256_LEN + 1];
+	size_t i;
+
+	fp_hex(value, pcr);
+	if (json) {
+		report_json(f, s, q, pcr, allow, result);
+		return;
+	}
+	if (q)
+		fprintf(f, "quote: valid %s signature over sha256:%u, nonce matches; TPM clock %llu ms\n",
+			q->sig_alg, s->pcr, (unsigned long long)q->clock);
+	fprintf(f, "log: %zu records replay to PCR %u sha256 %s%s\n",
+		s->records, s->pcr, pcr,
+		q ? " (the quoted value)" : " (not verified: no quote)");
+	for (i = 0; i < s->nkeys; i++) {
+		const struct attest_key *k = &s->keys[i];
+
+		fp_hex(k->fp, hex);
+		fprintf(f, "key: " FP_PREFIX "%s %s (record %zu)%s%s\n", hex,
+			k->subject, k->record,
+			k->after_lock ? " AFTER THE LOCK" : "",
+			allow && !attest_allowed(allow, k->fp) ?
+			" NOT ALLOWED" : "");
+	}
+	if (!s->nkeys)
+		fputs("key: none\n", f);
+	if (s->mode)
+		fprintf(f, "mode: %s (record %zu)\n", s->mode, s->mode_record);
+	else
+		fputs("mode: not recorded\n", f);
+	if (s->locked)
+		fprintf(f, "lock: locked at record %zu, keys=%lu\n",
+			s->lock_record, s->lock_keys);
+	else
+		fputs("lock: NOT LOCKED\n", f);
+	fprintf(f, "verdict: %s\n", verdict_name(result, q));
+}
