@@ -17,7 +17,7 @@ static bool parse_fp(const char *s, size_t len, uint8_t fp[ATTEST_SHA256_LEN])
 	size_t plen = sizeof(FP_PREFIX) - 1;
 
 	return len > plen && !memcmp(s, FP_PREFIX, plen) &&
-	       kl_unhex(s + plen, len - plen, fp, ATTEST_SHA256_LEN) == 0;
+	       common_unhex(s + plen, len - plen, fp, ATTEST_SHA256_LEN) == 0;
 }
 
 int attest_allow_parse(const uint8_t *buf, size_t len, const char *what,
@@ -89,7 +89,7 @@ bool attest_allowed(const struct attest_allow *allow,
 static void fp_hex(const uint8_t fp[ATTEST_SHA256_LEN],
 		   char out[2 * ATTEST_SHA256_LEN + 1])
 {
-	kl_hex(fp, ATTEST_SHA256_LEN, out);
+	common_hex(fp, ATTEST_SHA256_LEN, out);
 }
 
 int attest_verdict(const struct attest_summary *s,
