@@ -123,6 +123,62 @@ ELFSIG_API int elfsig_read_file(const char *path, size_t max, uint8_t **out,
  */
 ELFSIG_API int elfsig_write_file(const char *path, const void *buf, size_t len);
 
+/* A private key loaded through OSSL_STORE, reusable for many signatures. */
+struct elfsig_key;
+
+struct elfsig_key_opts {
+	const char *key;	 /* OSSL_STORE name: path, handle:..., pkcs11:... */
+	const char *const *providers; /* extra OpenSSL providers, NULL-ended */
+	const char *tcti;	 /* TCTI for the tpm2 provider, or NULL */
+	const char *key_pass;	 /* the key's password or TPM auth value
+				  * (may be ""), or NULL: prompt on a
+				  * terminal, fail without one */
+};
+
+/**
+ * elfsig_key_load() - load a private key
+ * @opts: the key name, providers, TCTI and password
+ * @out:  out, the key (free with elfsig_key_free())
+ *
+ * The key is opened through OpenSSL's OSSL_STORE, so a file, a TPM handle
+ * ("handle:0x81000001", loading the tpm2 provider) or a PKCS#11 URI are
+ * all key names. Only the key types of format v1 are accepted: RSA 2048,
+ * 3072 or 4096 bits, ECDSA P-256 or P-384.
+ * Return: 0 and *@out set, or a negative errno.
+ */
+ELFSIG_API int elfsig_key_load(const struct elfsig_key_opts *opts,
+			       struct elfsig_key **out);
+
+/**
+ * elfsig_key_sign_digest() - sign a precomputed digest
+ * @key:    from elfsig_key_load()
+ * @hash:   the digest's algorithm
+ * @digest: the digest
+ * @len:    its size (that of @hash)
+ * @sig:    out, the signature (malloc'ed, free() it): RSA PKCS#1 v1.5
+ *          (the modulus' size), or a DER ECDSA-Sig-Value, as
+ *          `openssl pkeyutl -sign` makes them
+ * @siglen: out, its size
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_API int elfsig_key_sign_digest(const struct elfsig_key *key,
+				      enum elfsig_hash hash,
+				      const uint8_t *digest, size_t len,
+				      uint8_t **sig, size_t *siglen);
+
+/**
+ * elfsig_key_public_der() - the key's public half
+ * @key: from elfsig_key_load()
+ * @der: out, the DER SubjectPublicKeyInfo (malloc'ed, free() it)
+ * @len: out, its size
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_API int elfsig_key_public_der(const struct elfsig_key *key,
+				     uint8_t **der, size_t *len);
+
+/** elfsig_key_free() - free a key and unload its providers (NULL is fine). */
+ELFSIG_API void elfsig_key_free(struct elfsig_key *key);
+
 /* A loaded private key and its certificate, reusable for many files. */
 struct elfsig_signer;
 

@@ -115,6 +115,8 @@ struct evp_pkey_st;
 /* 0, or -EKEYREJECTED (and a message naming @name) for a key outside the
  * table. */
 int elfsig_key_check(struct evp_pkey_st *key, const char *name) ELFSIG_INTERNAL;
+/* key.c: the loaded key, for CMS and certificate checks. */
+struct evp_pkey_st *elfsig_key_pkey(const struct elfsig_key *key) ELFSIG_INTERNAL;
 /* The SignerInfo's signature algorithm (OID and parameters, DER content)
  * and value: 0, -EKEYREJECTED outside the table, -EBADMSG if malformed. */
 int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * sign.c - load a signing key through OSSL_STORE and sign files with it.
- *
- * One code path for every key source, as in the kernel's sign-file: a
- * PEM/DER file, a TPM-resident key (the tpm2 provider's "handle:0x81..." or
- * a "TSS2 PRIVATE KEY" file) and a PKCS#11 URI are all just key names.
+ * sign.c - sign files with a key loaded through OSSL_STORE (key.c) and
+ * its certificate.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
-#include <dlfcn.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -21,307 +17,17 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
-#include <openssl/provider.h>
-#include <openssl/rsa.h>
-#include <openssl/store.h>
-#include <openssl/ui.h>
 #include <openssl/x509.h>
 
 #include "lib_private.h"
 
-#define MAX_PROVIDERS	8
-
 struct elfsig_signer {
-	EVP_PKEY *key;
+	struct elfsig_key *key;
 	X509 *cert;
 	EVP_MD *md;
 	enum elfsig_hash hash;
 	unsigned int flags;
-	OSSL_PROVIDER *prov[MAX_PROVIDERS];
-	int nprov;
-	char *tss_log;		/* where tpm2-tss logs while we run, or NULL */
 };
-
-/*
- * tpm2-tss prints its errors on stderr, several lines each; while the tpm2
- * provider runs, send them to a private file instead, so a failure can be
- * told in one line with its real reason (unless the user asked for the
- * TSS log with TSS2_LOG or TSS2_LOGFILE).
- */
-static void tss_log_start(struct elfsig_signer *s)
-{
-	const char *dir = getenv("TMPDIR");
-	char *path = NULL;
-	int fd;
-
-	if (getenv("TSS2_LOG") || getenv("TSS2_LOGFILE"))
-		return;
-	if (asprintf(&path, "%s/elfsig-tss.XXXXXX", dir && *dir ? dir : "/tmp") < 0)
-		return;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0) {
-		free(path);
-		return;
-	}
-	close(fd);
-	setenv("TSS2_LOGFILE", path, 1);
-	setenv("TSS2_LOG", "all+warning", 1);
-	s->tss_log = path;
-}
-
-/*
- * Decode a TPM response code with tpm2-tss's own decoder: libtss2-rc is
- * already in the process (the tpm2 provider's ESAPI needs it), so this
- * adds no dependency to libelfsig.
- */
-static const char *tss_rc_decode(unsigned long rc)
-{
-	const char *(*decode)(uint32_t);
-	void *h = dlopen("libtss2-rc.so.0", RTLD_NOW | RTLD_NOLOAD);
-
-	if (!h)
-		return NULL;
-	*(void **)&decode = dlsym(h, "Tss2_RC_Decode");
-	dlclose(h);	/* still loaded: RTLD_NOLOAD took a reference */
-	return decode ? decode((uint32_t)rc) : NULL;
-}
-
-/*
- * The innermost reason tpm2-tss logged (the layers above log after it),
- * without its "ERROR:esys:file:line:fn()" prefix, into @out ("" if none):
- * the first TPM response code, decoded, or else the first line that says
- * more than "Received TPM Error".
- */
-static void tss_log_reason(const struct elfsig_signer *s, char *out, size_t n)
-{
-	char line[512], first[256] = "";
-	FILE *f;
-
-	out[0] = '\0';
-	if (!s->tss_log || !(f = fopen(s->tss_log, "re")))
-		return;
-	while (!out[0] && fgets(line, sizeof(line), f)) {
-		char *r = strstr(line, "() "), *code = strstr(line, "ErrorCode (0x");
-		size_t len;
-
-		line[strcspn(line, "\n")] = '\0';
-		r = r ? r + 3 : line;
-		while (*r == ' ')
-			r++;
-		len = strlen(r);
-		while (len && r[len - 1] == ' ')
-			r[--len] = '\0';
-		if (code) {
-			unsigned long rc = strtoul(code + 11, NULL, 16);
-			const char *text = tss_rc_decode(rc);
-
-			snprintf(out, n, "TPM error 0x%lx%s%.200s", rc, text ? ": " : "",
-				 text ? text : "");
-		} else if (!first[0] && *r && strcmp(r, "Received TPM Error")) {
-			snprintf(first, sizeof(first), "%.200s", r);
-		}
-	}
-	fclose(f);
-	if (!out[0])
-		snprintf(out, n, "%s", first);
-}
-
-static void tss_log_stop(struct elfsig_signer *s)
-{
-	if (!s->tss_log)
-		return;
-	/* Give the process its environment back (both were unset). */
-	unsetenv("TSS2_LOGFILE");
-	unsetenv("TSS2_LOG");
-	unlink(s->tss_log);
-	free(s->tss_log);
-	s->tss_log = NULL;
-}
-
-static int load_provider(struct elfsig_signer *s, const char *name)
-{
-	OSSL_PROVIDER *p;
-
-	if (s->nprov >= MAX_PROVIDERS) {
-		elfsig_err("too many OpenSSL providers");
-		return -E2BIG;
-	}
-	p = OSSL_PROVIDER_load(NULL, name);
-	if (!p) {
-		elfsig_err_ssl("cannot load the OpenSSL provider '%s'", name);
-		return -ENOPKG;
-	}
-	s->prov[s->nprov++] = p;
-	return 0;
-}
-
-/* Does the key name need the tpm2 provider? */
-static bool is_tpm_key(const char *key)
-{
-	static const char tss2[] = "-----BEGIN TSS2 PRIVATE KEY-----";
-	char head[sizeof(tss2)];
-	ssize_t n;
-	int fd;
-
-	if (strncmp(key, "handle:", 7) == 0)
-		return true;
-	fd = open(key, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	n = read(fd, head, sizeof(head) - 1);
-	close(fd);
-	return n == (ssize_t)sizeof(head) - 1 &&
-	       memcmp(head, tss2, sizeof(head) - 1) == 0;
-}
-
-static int setup_providers(struct elfsig_signer *s,
-			   const struct elfsig_signer_opts *o)
-{
-	const char *const *p;
-	OSSL_PROVIDER *p_tpm;
-	int ret;
-
-	/* Loading any provider stops the implicit default one: load it too. */
-	ret = load_provider(s, "default");
-	if (ret)
-		return ret;
-	if (is_tpm_key(o->key)) {
-		const char *tcti = o->tcti ? o->tcti : getenv("TPM2TOOLS_TCTI");
-		char reason[256];
-
-		/* The tpm2 provider reads its TCTI from the environment. */
-		if (o->tcti || (tcti && !getenv("TPM2OPENSSL_TCTI")))
-			setenv("TPM2OPENSSL_TCTI", tcti, 1);
-		tcti = getenv("TPM2OPENSSL_TCTI");
-		tss_log_start(s);
-		p_tpm = OSSL_PROVIDER_load(NULL, "tpm2");
-		if (!p_tpm) {
-			tss_log_reason(s, reason, sizeof(reason));
-			ERR_clear_error();
-			elfsig_err("cannot use the TPM (TCTI '%s'%s): %s", tcti ? tcti :
-				   "tpm2-tss default", tcti ? "" : "; set --tcti or TPM2TOOLS_TCTI",
-				   reason[0] ? reason :
-				   "the OpenSSL provider 'tpm2' failed to start");
-			return -ENODEV;
-		}
-		s->prov[s->nprov++] = p_tpm;
-	} else if (strncmp(o->key, "pkcs11:", 7) == 0) {
-		ret = load_provider(s, "pkcs11");
-		if (ret)
-			return ret;
-	}
-	for (p = o->providers; p && *p; p++) {
-		ret = load_provider(s, *p);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/*
- * A key name that is a path (bare or "file:") must be a regular file: the
- * store would block on a FIFO and list a directory. (The store reopens the
- * name; whoever can swap the file between the two opens owns its directory
- * and could replace the key anyway.)
- */
-static int check_key_path(const char *key)
-{
-	const char *path = key;
-	struct stat st;
-
-	if (strncmp(path, "file:", 5) == 0) {
-		path += 5;
-		if (strncmp(path, "//", 2) == 0)
-			path += 2;
-	}
-	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
-		return 0;	/* not a path (or the store reports it) */
-	elfsig_err("%s: not a regular file", key);
-	return -EINVAL;
-}
-
-/* What the store's password callback works from. */
-struct key_pass {
-	const char *pass;	/* NULL: none was given */
-	bool asked;		/* the key wanted one */
-};
-
-static int key_pass_cb(char *buf, int size, int rwflag, void *u)
-{
-	struct key_pass *kp = u;
-	size_t n;
-
-	kp->asked = true;
-	if (!kp->pass || size <= 0)
-		return -1;
-	n = strlen(kp->pass);
-	if (n > (size_t)size)
-		return -1;
-	memcpy(buf, kp->pass, n);
-	return (int)n;
-}
-
-static int load_key(struct elfsig_signer *s, const char *key, const char *pass)
-{
-	struct key_pass kp = { pass, false };
-	UI_METHOD *ui = NULL;
-	OSSL_STORE_CTX *st;
-	char reason[256];
-	int ret;
-
-	ret = check_key_path(key);
-	if (ret)
-		return ret;
-	/*
-	 * Prompt on the terminal only when there is one and no password was
-	 * given: a pipeline must fail with a message, never wait.
-	 */
-	if (pass || !isatty(STDIN_FILENO)) {
-		ui = UI_UTIL_wrap_read_pem_callback(key_pass_cb, 0);
-		if (!ui)
-			return -ENOMEM;
-	}
-	st = OSSL_STORE_open_ex(key, NULL, NULL, ui ? ui : UI_get_default_method(),
-				&kp, NULL, NULL, NULL);
-	if (st) {
-		OSSL_STORE_expect(st, OSSL_STORE_INFO_PKEY);
-		while (!s->key && !OSSL_STORE_eof(st)) {
-			OSSL_STORE_INFO *info = OSSL_STORE_load(st);
-
-			if (!info) {
-				if (OSSL_STORE_error(st))
-					break;
-				continue;
-			}
-			if (OSSL_STORE_INFO_get_type(info) == OSSL_STORE_INFO_PKEY)
-				s->key = OSSL_STORE_INFO_get1_PKEY(info);
-			OSSL_STORE_INFO_free(info);
-		}
-		OSSL_STORE_close(st);
-	}
-	UI_destroy_method(ui);
-	if (s->key) {
-		ERR_clear_error();
-		return 0;
-	}
-	if (kp.asked && !pass) {
-		ERR_clear_error();
-		elfsig_err("%s: the key needs a password (give it with --key-pass or ELFSIG_KEY_PASS)",
-			   key);
-		return -EACCES;
-	}
-	tss_log_reason(s, reason, sizeof(reason));
-	if (reason[0]) {
-		ERR_clear_error();
-		elfsig_err("%s: cannot load the private key: %s", key, reason);
-	} else if (kp.asked) {
-		elfsig_err_ssl("%s: cannot load the private key (wrong password?)", key);
-	} else {
-		elfsig_err_ssl(st ? "%s: no private key found" :
-			       "%s: cannot open the private key", key);
-	}
-	return -ENOKEY;
-}
 
 static int load_cert(struct elfsig_signer *s, const char *path)
 {
@@ -358,6 +64,10 @@ static int load_cert(struct elfsig_signer *s, const char *path)
 int elfsig_signer_load(const struct elfsig_signer_opts *o,
 		       struct elfsig_signer **out)
 {
+	const struct elfsig_key_opts kopts = {
+		.key = o->key, .providers = o->providers, .tcti = o->tcti,
+		.key_pass = o->key_pass,
+	};
 	struct elfsig_signer *s;
 	const char *alg;
 	int ret;
@@ -377,17 +87,12 @@ int elfsig_signer_load(const struct elfsig_signer_opts *o,
 		ret = -EINVAL;
 		goto fail;
 	}
-	ret = setup_providers(s, o);
+	ret = elfsig_key_load(&kopts, &s->key);
 	if (!ret)
 		ret = load_cert(s, o->cert);
-	if (!ret)
-		ret = load_key(s, o->key, o->key_pass);
 	if (ret)
 		goto fail;
-	ret = elfsig_key_check(s->key, o->key);
-	if (ret)
-		goto fail;
-	if (X509_check_private_key(s->cert, s->key) != 1) {
+	if (X509_check_private_key(s->cert, elfsig_key_pkey(s->key)) != 1) {
 		elfsig_err_ssl("%s: the key does not match the certificate %s",
 			       o->key, o->cert);
 		ret = -EKEYREJECTED;
@@ -408,70 +113,28 @@ fail:
 
 void elfsig_signer_free(struct elfsig_signer *s)
 {
-	int i;
-
 	if (!s)
 		return;
-	EVP_PKEY_free(s->key);	/* before its provider goes */
-	tss_log_stop(s);
 	X509_free(s->cert);
 	EVP_MD_free(s->md);
-	for (i = s->nprov - 1; i >= 0; i--)
-		OSSL_PROVIDER_unload(s->prov[i]);
+	elfsig_key_free(s->key);	/* the providers go with it */
 	free(s);
 }
 
-/*
- * The raw signature over @msg: the digest is computed here with the default
- * provider, and only the private-key operation goes to the key's provider.
- * (Letting CMS hash and sign makes a TPM provider duplicate its digest and
- * key contexts, which a TPM without a resource manager cannot hold.)
- */
+/* The raw signature over @msg: hashed here, signed by the key's provider. */
 static int raw_sign(const struct elfsig_signer *s, const uint8_t *msg,
 		    size_t msglen, unsigned char **sig, size_t *siglen)
 {
 	unsigned char dgst[EVP_MAX_MD_SIZE];
 	unsigned int dlen = 0;
-	EVP_PKEY_CTX *pctx = NULL;
-	const OSSL_PROVIDER *prov;
-	char propq[80];
-	int ret = -EIO;
+	int ret;
 
 	*sig = NULL;
-	if (!EVP_Digest(msg, msglen, dgst, &dlen, s->md, NULL))
-		goto fail;
-	/*
-	 * Ask for the key's own provider: a TPM key also has a public-only
-	 * copy in the default provider (made when it was compared with the
-	 * certificate), which must not be picked for signing.
-	 */
-	prov = EVP_PKEY_get0_provider(s->key);
-	snprintf(propq, sizeof(propq), "?provider=%s",
-		 prov ? OSSL_PROVIDER_get0_name(prov) : "default");
-	pctx = EVP_PKEY_CTX_new_from_pkey(NULL, s->key, propq);
-	if (!pctx || EVP_PKEY_sign_init(pctx) <= 0 ||
-	    EVP_PKEY_CTX_set_signature_md(pctx, s->md) <= 0)
-		goto fail;
-	if (EVP_PKEY_is_a(s->key, "RSA") &&
-	    EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PADDING) <= 0)
-		goto fail;
-	if (EVP_PKEY_sign(pctx, NULL, siglen, dgst, dlen) <= 0)
-		goto fail;
-	*sig = OPENSSL_malloc(*siglen);
-	if (!*sig) {
-		ret = -ENOMEM;
-		goto out;
+	if (!EVP_Digest(msg, msglen, dgst, &dlen, s->md, NULL)) {
+		elfsig_err_ssl("signing failed");
+		return -EIO;
 	}
-	if (EVP_PKEY_sign(pctx, *sig, siglen, dgst, dlen) <= 0)
-		goto fail;
-	ret = 0;
-	goto out;
-fail:
-	elfsig_err_ssl("signing failed");
-	OPENSSL_free(*sig);
-	*sig = NULL;
-out:
-	EVP_PKEY_CTX_free(pctx);
+	ret = elfsig_key_sign_digest(s->key, s->hash, dgst, dlen, sig, siglen);
 	OPENSSL_cleanse(dgst, sizeof(dgst));
 	return ret;
 }
@@ -497,7 +160,7 @@ static int sign_message(void *ctx, const uint8_t *msg, size_t msglen,
 		flags |= CMS_USE_KEYID;
 	cms = CMS_sign(NULL, NULL, NULL, NULL, CMS_NOCERTS | CMS_PARTIAL |
 		       CMS_BINARY | CMS_DETACHED);
-	si = cms ? CMS_add1_signer(cms, s->cert, s->key, s->md, flags) : NULL;
+	si = cms ? CMS_add1_signer(cms, s->cert, elfsig_key_pkey(s->key), s->md, flags) : NULL;
 	if (!si) {
 		elfsig_err_ssl("cannot build the PKCS#7 structure");
 		goto out;
@@ -526,7 +189,7 @@ static int sign_message(void *ctx, const uint8_t *msg, size_t msglen,
 	*len = (size_t)n;
 	ret = 0;
 out:
-	OPENSSL_free(sig);
+	free(sig);
 	OPENSSL_free(out);
 	CMS_ContentInfo_free(cms);
 	return ret;
