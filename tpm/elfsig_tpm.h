@@ -386,6 +386,142 @@ ELFSIG_TPM_API int elfsig_tpm_sealed_to_tss(const struct elfsig_tpm_sealed *seal
 					    uint8_t **pub, size_t *publen,
 					    uint8_t **priv, size_t *privlen);
 
+/*
+ * Signed PCR policies (docs/tpm.md): an object sealed with
+ * elfsig_tpm_seal_authorized() has authPolicy = PolicyAuthorize(authority
+ * key name, policyRef) and opens under any PolicyPCR digest the authority
+ * signed. The authority key is given as a DER SubjectPublicKeyInfo: RSA
+ * 2048, 3072 or 4096 bits (as far as the TPM implements them) or ECDSA
+ * P-256 or P-384; its signatures are RSASSA-PKCS1-v1_5 or ECDSA with
+ * SHA-256, as `openssl pkeyutl -sign -pkeyopt digest:sha256` makes them.
+ */
+#define ELFSIG_TPM_POLICY_SIZE		32	/* a SHA-256 policy digest */
+#define ELFSIG_TPM_MAX_POLICY_REF	32	/* policyRef, bytes */
+
+/* One PCR state the authority approved, and its signature over
+ * elfsig_tpm_authorize_tbs(elfsig_tpm_pcr_policy_digest(values), ref). */
+struct elfsig_tpm_signed_pcr_policy {
+	struct elfsig_tpm_pcr_values values;
+	const uint8_t *sig;
+	size_t sig_len;
+};
+
+/**
+ * elfsig_tpm_pcr_policy_digest() - the PolicyPCR digest of a PCR state,
+ * computed without a TPM (a SHA-256 policy session from zero)
+ * @v:   the selection and the values
+ * @out: out, the digest (what tpm2_createpolicy --policy-pcr gives)
+ * Return: 0, -EINVAL for an invalid selection, or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_pcr_policy_digest(const struct elfsig_tpm_pcr_values *v,
+						uint8_t out[ELFSIG_TPM_POLICY_SIZE]);
+
+/**
+ * elfsig_tpm_authority_name() - the TPM name of an authority key, as
+ * TPM2_LoadExternal names it (SHA-256 name, a signing key, no scheme)
+ * @spki:     DER SubjectPublicKeyInfo
+ * @len:      its length
+ * @name:     out, at least ELFSIG_TPM_MAX_NAME bytes
+ * @name_len: out, its length (34)
+ * Return: 0, -EBADMSG when @spki is not a public key, -EKEYREJECTED for
+ * a key type outside the list above.
+ */
+ELFSIG_TPM_API int elfsig_tpm_authority_name(const uint8_t *spki, size_t len,
+					     uint8_t *name, size_t *name_len);
+
+/**
+ * elfsig_tpm_authorize_policy() - the PolicyAuthorize digest: the
+ * authPolicy of an object bound to an authority
+ * @name:     the authority key's TPM name
+ * @name_len: its length
+ * @ref:      policyRef (0..ELFSIG_TPM_MAX_POLICY_REF bytes)
+ * @ref_len:  its length
+ * @out:      out, the digest
+ * Return: 0 or -EINVAL.
+ */
+ELFSIG_TPM_API int elfsig_tpm_authorize_policy(const uint8_t *name, size_t name_len,
+					       const uint8_t *ref, size_t ref_len,
+					       uint8_t out[ELFSIG_TPM_POLICY_SIZE]);
+
+/**
+ * elfsig_tpm_authorize_tbs() - what the authority signs to approve a
+ * policy: aHash = SHA-256(approvedPolicy || policyRef)
+ * @approved: the approved policy digest (a PolicyPCR digest)
+ * @ref:      policyRef
+ * @ref_len:  its length
+ * @out:      out, the digest to sign
+ * Return: 0 or -EINVAL.
+ */
+ELFSIG_TPM_API int elfsig_tpm_authorize_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
+					    const uint8_t *ref, size_t ref_len,
+					    uint8_t out[ELFSIG_TPM_POLICY_SIZE]);
+
+/**
+ * elfsig_tpm_seal_authorized() - seal a secret under PolicyAuthorize
+ * @tpm:      connection
+ * @spki:     the authority key (DER SubjectPublicKeyInfo)
+ * @spki_len: its length
+ * @ref:      policyRef, binding the object to signatures made for it
+ * @ref_len:  its length
+ * @secret:   1..ELFSIG_TPM_MAX_SECRET bytes
+ * @len:      its length
+ * @out:      the object (sealed-object format version 3)
+ *
+ * No PCR state is involved: the object opens under any PCR policy the
+ * authority signed (elfsig_tpm_unseal_authorized()).
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_seal_authorized(struct elfsig_tpm *tpm,
+					      const uint8_t *spki, size_t spki_len,
+					      const uint8_t *ref, size_t ref_len,
+					      const uint8_t *secret, size_t len,
+					      struct elfsig_tpm_sealed **out);
+
+/**
+ * elfsig_tpm_unseal_authorized() - unseal under the first signed PCR
+ * policy that the current PCR values satisfy
+ * @tpm:      connection
+ * @sealed:   an object from elfsig_tpm_seal_authorized()
+ * @spki:     the authority key the object must be bound to
+ * @spki_len: its length
+ * @pols:     the signed PCR policies, tried in order
+ * @n:        how many
+ * @used:     out, the index of the policy that opened it
+ * @secret:   out buffer; cleanse it after use
+ * @cap:      its size
+ * @len:      out, the secret's length
+ *
+ * One salted policy session: PolicyPCR with each candidate's values until
+ * the TPM takes one, TPM2_VerifySignature of that candidate's signature
+ * (the key loaded in the owner hierarchy) for the ticket, PolicyAuthorize,
+ * Unseal. The SRK recorded in @sealed is checked first.
+ * Return: 0, -EBADE when @sealed is bound to another authority, -EACCES
+ * when no policy matches the current PCRs, -EBADMSG when the TPM refuses
+ * the matching policy's signature, -ENOKEY for another SRK, or a negative
+ * errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_unseal_authorized(struct elfsig_tpm *tpm,
+						const struct elfsig_tpm_sealed *sealed,
+						const uint8_t *spki, size_t spki_len,
+						const struct elfsig_tpm_signed_pcr_policy *pols,
+						size_t n, size_t *used,
+						uint8_t *secret, size_t cap,
+						size_t *len);
+
+/**
+ * elfsig_tpm_sealed_authority() - the authority an object is bound to
+ * @sealed:  the object
+ * @name:    out, the authority key's TPM name (points into @sealed), or NULL
+ * @ref:     out, the policyRef (points into @sealed), or NULL
+ * @ref_len: out, its length
+ * Return: the name's length, 0 when the object is sealed to a PCR state
+ * (format version 1 or 2).
+ */
+ELFSIG_TPM_API size_t elfsig_tpm_sealed_authority(const struct elfsig_tpm_sealed *sealed,
+						  const uint8_t **name,
+						  const uint8_t **ref,
+						  size_t *ref_len);
+
 enum elfsig_tpm_keytype {
 	ELFSIG_TPM_KEY_RSA2048 = 1,
 	ELFSIG_TPM_KEY_ECC_P256 = 2,

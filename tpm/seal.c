@@ -67,31 +67,66 @@ static int check_values(const struct elfsig_tpm_pcr_values *v)
 	return 0;
 }
 
-int elfsig_tpm_seal(struct elfsig_tpm *t,
-		    const struct elfsig_tpm_pcr_values *expected,
+/*
+ * Create the sealed data object with authPolicy @policy under the SRK and
+ * fill @s's public and private parts and the SRK's name, recorded so that
+ * unsealing can refuse any other SRK before it salts a session with it.
+ */
+int tpm_seal_policy(struct elfsig_tpm *t, const TPM2B_DIGEST *policy,
 		    const uint8_t *secret, size_t len,
-		    struct elfsig_tpm_sealed **out)
+		    struct elfsig_tpm_sealed *s)
 {
-	struct elfsig_tpm_sealed *s = NULL;
 	TPM2B_SENSITIVE_CREATE sens;
 	TPM2B_PRIVATE *priv = NULL;
 	TPM2B_PUBLIC *pub = NULL;
-	ESYS_TR srk, trial = ESYS_TR_NONE, hmac = ESYS_TR_NONE;
-	TPM2B_DIGEST policy;
+	ESYS_TR srk, hmac = ESYS_TR_NONE;
 	TPM2B_PUBLIC tmpl;
 	int ret, fret;
 
-	*out = NULL;
 	memset(&sens, 0, sizeof(sens));
 	if (len == 0 || len > ELFSIG_TPM_MAX_SECRET) {
 		tpm_err("sealing: the secret must be 1 to %d bytes, not %zu",
 			ELFSIG_TPM_MAX_SECRET, len);
 		return -EINVAL;
 	}
-	ret = check_values(expected);
+	ret = tpm_srk_get(t, &srk);
 	if (ret)
 		return ret;
-	ret = tpm_srk_get(t, &srk);
+	/* A salted HMAC session encrypts the secret on its way in. */
+	ret = tpm_start_session(t, TPM2_SE_HMAC, srk,
+				TPMA_SESSION_DECRYPT |
+				TPMA_SESSION_CONTINUESESSION, &hmac);
+	if (ret)
+		return ret;
+	sealed_template(&tmpl, policy);
+	sens.sensitive.data.size = (UINT16)len;
+	memcpy(sens.sensitive.data.buffer, secret, len);
+	ret = tpm_create(t, srk, hmac, &sens, &tmpl, &priv, &pub);
+	OPENSSL_cleanse(&sens, sizeof(sens));
+	fret = tpm_flush(t, &hmac, ret != 0);
+	ret = ret ?: fret;
+	if (!ret) {
+		s->pub = *pub;
+		s->priv = *priv;
+		ret = tpm_srk_name(t, srk, s->srk_name, &s->srk_name_len);
+	}
+	Esys_Free(priv);
+	Esys_Free(pub);
+	return ret;
+}
+
+int elfsig_tpm_seal(struct elfsig_tpm *t,
+		    const struct elfsig_tpm_pcr_values *expected,
+		    const uint8_t *secret, size_t len,
+		    struct elfsig_tpm_sealed **out)
+{
+	struct elfsig_tpm_sealed *s = NULL;
+	ESYS_TR trial = ESYS_TR_NONE;
+	TPM2B_DIGEST policy;
+	int ret, fret;
+
+	*out = NULL;
+	ret = check_values(expected);
 	if (ret)
 		return ret;
 
@@ -99,56 +134,27 @@ int elfsig_tpm_seal(struct elfsig_tpm *t,
 	ret = tpm_policy_pcr_session(t, true, ESYS_TR_NONE, &expected->sel,
 				     expected, &trial);
 	if (ret)
-		goto out;
+		return ret;
 	ret = tpm_policy_get_digest(t, trial, &policy);
 	fret = tpm_flush(t, &trial, ret != 0);
 	ret = ret ?: fret;
 	if (ret)
-		goto out;
-
-	/* A salted HMAC session encrypts the secret on its way in. */
-	ret = tpm_start_session(t, TPM2_SE_HMAC, srk,
-				TPMA_SESSION_DECRYPT |
-				TPMA_SESSION_CONTINUESESSION, &hmac);
-	if (ret)
-		goto out;
-	sealed_template(&tmpl, &policy);
-	sens.sensitive.data.size = (UINT16)len;
-	memcpy(sens.sensitive.data.buffer, secret, len);
-	ret = tpm_create(t, srk, hmac, &sens, &tmpl, &priv, &pub);
-	fret = tpm_flush(t, &hmac, ret != 0);
-	ret = ret ?: fret;
-	if (ret)
-		goto out;
+		return ret;
 
 	s = calloc(1, sizeof(*s));
-	if (!s) {
-		ret = -ENOMEM;
-		goto out;
+	if (!s)
+		return -ENOMEM;
+	ret = tpm_seal_policy(t, &policy, secret, len, s);
+	if (ret) {
+		free(s);
+		return ret;
 	}
 	s->sel = expected->sel;
-	s->pub = *pub;
-	s->priv = *priv;
 	s->has_values = true;
 	s->values = *expected;
 	s->values.sel = expected->sel;
-	/* Recorded so that unsealing can refuse any other SRK before it
-	 * salts a session with it. */
-	ret = tpm_srk_name(t, srk, s->srk_name, &s->srk_name_len);
-	if (ret) {
-		free(s);
-		goto out;
-	}
 	*out = s;
-	ret = 0;
-out:
-	OPENSSL_cleanse(&sens, sizeof(sens));
-	/* Only a failure path gets here with anything still loaded. */
-	tpm_flush(t, &hmac, true);
-	tpm_flush(t, &trial, true);
-	Esys_Free(priv);
-	Esys_Free(pub);
-	return ret;
+	return 0;
 }
 
 int elfsig_tpm_seal_current(struct elfsig_tpm *t,
@@ -210,6 +216,38 @@ static void report_policy_failure(struct elfsig_tpm *t,
 			sel);
 }
 
+int tpm_unseal_finish(struct elfsig_tpm *t, int ret, TPM2B_SENSITIVE_DATA *data,
+		      ESYS_TR *session, ESYS_TR *obj, uint8_t *secret,
+		      size_t cap, size_t *len)
+{
+	int fret;
+
+	*len = 0;
+	if (!ret && data->size > cap) {
+		tpm_err("unsealing: secret of %u bytes does not fit in %zu",
+			data->size, cap);
+		ret = -ENOSPC;
+	}
+	if (!ret) {
+		memcpy(secret, data->buffer, data->size);
+		*len = data->size;
+	}
+	if (data) {
+		OPENSSL_cleanse(data, sizeof(*data));
+		Esys_Free(data);
+	}
+	fret = tpm_flush(t, session, ret != 0);
+	ret = ret ?: fret;
+	fret = tpm_flush(t, obj, ret != 0);
+	ret = ret ?: fret;
+	if (ret && *len) {
+		/* A failed flush fails the call: hand nothing back. */
+		OPENSSL_cleanse(secret, *len);
+		*len = 0;
+	}
+	return ret;
+}
+
 int elfsig_tpm_unseal(struct elfsig_tpm *t,
 		      const struct elfsig_tpm_sealed *s,
 		      uint8_t *secret, size_t cap, size_t *len)
@@ -217,9 +255,13 @@ int elfsig_tpm_unseal(struct elfsig_tpm *t,
 	ESYS_TR srk, obj = ESYS_TR_NONE, session = ESYS_TR_NONE;
 	TPM2B_SENSITIVE_DATA *data = NULL;
 	TSS2_RC rc;
-	int ret, fret;
+	int ret;
 
 	*len = 0;
+	if (s->authorized) {
+		tpm_err("sealed object: bound to an authority's signed PCR policies, not to one PCR state");
+		return -EINVAL;
+	}
 	ret = tpm_srk_get(t, &srk);
 	if (!ret && s->srk_name_len)
 		ret = tpm_srk_check_name(t, srk, s->srk_name, s->srk_name_len);
@@ -240,27 +282,6 @@ int elfsig_tpm_unseal(struct elfsig_tpm *t,
 		tpm_rc_fail(rc, "unsealing");
 		goto out;
 	}
-	if (data->size > cap) {
-		tpm_err("unsealing: secret of %u bytes does not fit in %zu",
-			data->size, cap);
-		ret = -ENOSPC;
-		goto out;
-	}
-	memcpy(secret, data->buffer, data->size);
-	*len = data->size;
 out:
-	if (data) {
-		OPENSSL_cleanse(data, sizeof(*data));
-		Esys_Free(data);
-	}
-	fret = tpm_flush(t, &session, ret != 0);
-	ret = ret ?: fret;
-	fret = tpm_flush(t, &obj, ret != 0);
-	ret = ret ?: fret;
-	if (ret && *len) {
-		/* A failed flush fails the call: hand nothing back. */
-		OPENSSL_cleanse(secret, *len);
-		*len = 0;
-	}
-	return ret;
+	return tpm_unseal_finish(t, ret, data, &session, &obj, secret, cap, len);
 }

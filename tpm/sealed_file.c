@@ -16,7 +16,8 @@
 #define SEALED_MAGIC		"ELFSIGSO"
 #define SEALED_MAGIC_LEN	8
 #define SEALED_VERSION_1	1	/* no SRK name: elfsig before the pin */
-#define SEALED_VERSION		2	/* the SRK's name follows the values */
+#define SEALED_VERSION_2	2	/* the SRK's name follows the values */
+#define SEALED_VERSION		3	/* PolicyAuthorize: authority, policyRef */
 #define SEALED_HDR_LEN		12	/* magic, be16 version, be16 flags */
 #define SEALED_F_VALUES		0x0001	/* the sealed PCR values follow */
 
@@ -75,37 +76,87 @@ static int check_public(const TPM2B_PUBLIC *pub)
 		return -EBADMSG;
 	}
 	if (p->nameAlg != TPM2_ALG_SHA256 || p->authPolicy.size != 32) {
-		tpm_err("sealed object: policy must be a SHA-256 PolicyPCR digest");
+		tpm_err("sealed object: policy must be a SHA-256 policy digest");
 		return -EBADMSG;
 	}
 	return 0;
 }
 
-/* Version 2: the SRK's TPM2B_NAME, nameAlg (a hash we know) || digest. */
-static int parse_srk_name(const uint8_t *buf, size_t len, size_t *off,
-			  struct elfsig_tpm_sealed *s)
+/* A TPM2B_NAME: nameAlg (a hash we know) || digest; @what for messages
+ * ("storage root key", "authority key"). */
+static int parse_name(const uint8_t *buf, size_t len, size_t *off,
+		      const char *what, uint8_t *name, size_t *name_len)
 {
 	size_t n;
 
 	if (len - *off < 2) {
-		tpm_err("sealed object: truncated before the storage root key's name");
+		tpm_err("sealed object: truncated before the %s's name", what);
 		return -EBADMSG;
 	}
 	n = get_be16(buf + *off);
 	if (n > len - *off - 2) {
-		tpm_err("sealed object: storage root key name size %zu exceeds the %zu bytes left",
-			n, len - *off - 2);
+		tpm_err("sealed object: %s name size %zu exceeds the %zu bytes left",
+			what, n, len - *off - 2);
 		return -EBADMSG;
 	}
 	if (n < 2 || n > ELFSIG_TPM_MAX_NAME ||
 	    n != 2 + elfsig_tpm_bank_size(get_be16(buf + *off + 2))) {
-		tpm_err("sealed object: malformed storage root key name (%zu bytes)",
-			n);
+		tpm_err("sealed object: malformed %s name (%zu bytes)", what, n);
 		return -EBADMSG;
 	}
-	memcpy(s->srk_name, buf + *off + 2, n);
-	s->srk_name_len = n;
+	memcpy(name, buf + *off + 2, n);
+	*name_len = n;
 	*off += 2 + n;
+	return 0;
+}
+
+/* Version 3: the authority key's name and the policyRef; the public
+ * area's authPolicy must be PolicyAuthorize over exactly those. */
+static int parse_authority(const uint8_t *buf, size_t len, size_t *off,
+			   struct elfsig_tpm_sealed *s)
+{
+	size_t n;
+	int ret;
+
+	ret = parse_name(buf, len, off, "authority key", s->auth_name,
+			 &s->auth_name_len);
+	if (ret)
+		return ret;
+	if (s->auth_name_len != 2 + ELFSIG_TPM_POLICY_SIZE ||
+	    get_be16(s->auth_name) != TPM2_ALG_SHA256) {
+		tpm_err("sealed object: the authority key's name is not a SHA-256 name");
+		return -EBADMSG;
+	}
+	if (len - *off < 2) {
+		tpm_err("sealed object: truncated before the policy reference");
+		return -EBADMSG;
+	}
+	n = get_be16(buf + *off);
+	if (n > ELFSIG_TPM_MAX_POLICY_REF || n > len - *off - 2) {
+		tpm_err("sealed object: policy reference size %zu (at most %d, %zu bytes left)",
+			n, ELFSIG_TPM_MAX_POLICY_REF, len - *off - 2);
+		return -EBADMSG;
+	}
+	memcpy(s->ref, buf + *off + 2, n);
+	s->ref_len = n;
+	*off += 2 + n;
+	s->authorized = true;
+	return 0;
+}
+
+static int check_authorize_policy(const struct elfsig_tpm_sealed *s)
+{
+	uint8_t want[ELFSIG_TPM_POLICY_SIZE];
+	int ret;
+
+	ret = elfsig_tpm_authorize_policy(s->auth_name, s->auth_name_len,
+					  s->ref, s->ref_len, want);
+	if (ret)
+		return ret;
+	if (memcmp(want, s->pub.publicArea.authPolicy.buffer, sizeof(want))) {
+		tpm_err("sealed object: its policy is not PolicyAuthorize by the authority key it names");
+		return -EBADMSG;
+	}
 	return 0;
 }
 
@@ -164,11 +215,49 @@ static int parse_private(const uint8_t *buf, size_t len, size_t *off,
 	return 0;
 }
 
+/* Versions 1 and 2: the PCR selection and, with the flag, its values. */
+static int parse_pcrs(const uint8_t *buf, size_t len, size_t *off,
+		      uint16_t flags, struct elfsig_tpm_sealed *s)
+{
+	TPML_PCR_SELECTION tpml;
+
+	if (len - *off < 4 || get_be16(buf + *off) != 0 ||
+	    get_be16(buf + *off + 2) != 1) {
+		tpm_err("sealed object: PCR selection must name exactly one bank");
+		return -EBADMSG;
+	}
+	if (Tss2_MU_TPML_PCR_SELECTION_Unmarshal(buf, len, off, &tpml) ||
+	    tpm_pcrsel_from_tpml(&tpml, &s->sel)) {
+		tpm_err("sealed object: malformed PCR selection");
+		return -EBADMSG;
+	}
+	if (flags & SEALED_F_VALUES) {
+		size_t dsize = elfsig_tpm_bank_size(s->sel.bank);
+		size_t need = dsize * tpm_popcount(s->sel.mask);
+		unsigned int i;
+
+		if (len - *off < need) {
+			tpm_err("sealed object: truncated in the PCR values (%zu bytes needed, %zu left)",
+				need, len - *off);
+			return -EBADMSG;
+		}
+		s->has_values = true;
+		s->values.sel = s->sel;
+		s->values.digest_size = dsize;
+		for (i = 0; i < ELFSIG_TPM_MAX_PCRS; i++) {
+			if (!(s->sel.mask & (1u << i)))
+				continue;
+			memcpy(s->values.value[i], buf + *off, dsize);
+			*off += dsize;
+		}
+	}
+	return 0;
+}
+
 int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 			    struct elfsig_tpm_sealed **out)
 {
 	struct elfsig_tpm_sealed *s;
-	TPML_PCR_SELECTION tpml;
 	uint16_t version, flags;
 	size_t off = SEALED_HDR_LEN;
 	int ret = -EBADMSG;
@@ -185,12 +274,13 @@ int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 	}
 	version = get_be16(buf + 8);
 	flags = get_be16(buf + 10);
-	if (version != SEALED_VERSION && version != SEALED_VERSION_1) {
+	if (version != SEALED_VERSION && version != SEALED_VERSION_2 &&
+	    version != SEALED_VERSION_1) {
 		tpm_err("sealed object: unsupported format version %u (this is version %d)",
 			version, SEALED_VERSION);
 		return -EBADMSG;
 	}
-	if (flags & ~SEALED_F_VALUES) {
+	if (flags & ~(version == SEALED_VERSION ? 0 : SEALED_F_VALUES)) {
 		tpm_err("sealed object: unknown flags 0x%04x", flags);
 		return -EBADMSG;
 	}
@@ -198,38 +288,18 @@ int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 	if (!s)
 		return -ENOMEM;
 
-	if (len - off < 4 || get_be16(buf + off) != 0 ||
-	    get_be16(buf + off + 2) != 1) {
-		tpm_err("sealed object: PCR selection must name exactly one bank");
-		goto fail;
-	}
-	if (Tss2_MU_TPML_PCR_SELECTION_Unmarshal(buf, len, &off, &tpml) ||
-	    tpm_pcrsel_from_tpml(&tpml, &s->sel)) {
-		tpm_err("sealed object: malformed PCR selection");
-		goto fail;
-	}
-	if (flags & SEALED_F_VALUES) {
-		size_t dsize = elfsig_tpm_bank_size(s->sel.bank);
-		size_t need = dsize * tpm_popcount(s->sel.mask);
-		unsigned int i;
-
-		if (len - off < need) {
-			tpm_err("sealed object: truncated in the PCR values (%zu bytes needed, %zu left)",
-				need, len - off);
-			goto fail;
-		}
-		s->has_values = true;
-		s->values.sel = s->sel;
-		s->values.digest_size = dsize;
-		for (i = 0; i < ELFSIG_TPM_MAX_PCRS; i++) {
-			if (!(s->sel.mask & (1u << i)))
-				continue;
-			memcpy(s->values.value[i], buf + off, dsize);
-			off += dsize;
-		}
-	}
 	if (version == SEALED_VERSION) {
-		ret = parse_srk_name(buf, len, &off, s);
+		ret = parse_authority(buf, len, &off, s);
+		if (ret)
+			goto fail;
+	} else {
+		ret = parse_pcrs(buf, len, &off, flags, s);
+		if (ret)
+			goto fail;
+	}
+	if (version != SEALED_VERSION_1) {
+		ret = parse_name(buf, len, &off, "storage root key", s->srk_name,
+				 &s->srk_name_len);
 		if (ret)
 			goto fail;
 	}
@@ -237,6 +307,8 @@ int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 	if (ret)
 		goto fail;
 	ret = parse_private(buf, len, &off, &s->priv);
+	if (!ret && s->authorized)
+		ret = check_authorize_policy(s);
 	if (ret)
 		goto fail;
 	if (off != len) {
@@ -267,12 +339,22 @@ int elfsig_tpm_sealed_serialize(const struct elfsig_tpm_sealed *s,
 	memcpy(buf, SEALED_MAGIC, SEALED_MAGIC_LEN);
 	/* An object without the SRK's name (imported from tpm2-tools, or
 	 * read from a version 1 file) is written as version 1, unchanged. */
-	put_be16(buf + 8, s->srk_name_len ? SEALED_VERSION : SEALED_VERSION_1);
-	put_be16(buf + 10, s->has_values ? SEALED_F_VALUES : 0);
-	tpm_pcrsel_to_tpml(&s->sel, &tpml);
-	if (Tss2_MU_TPML_PCR_SELECTION_Marshal(&tpml, buf, cap, &off))
-		goto fail;
-	if (s->has_values) {
+	put_be16(buf + 8, s->authorized ? SEALED_VERSION :
+		 s->srk_name_len ? SEALED_VERSION_2 : SEALED_VERSION_1);
+	put_be16(buf + 10, !s->authorized && s->has_values ? SEALED_F_VALUES : 0);
+	if (s->authorized) {
+		put_be16(buf + off, (uint16_t)s->auth_name_len);
+		memcpy(buf + off + 2, s->auth_name, s->auth_name_len);
+		off += 2 + s->auth_name_len;
+		put_be16(buf + off, (uint16_t)s->ref_len);
+		memcpy(buf + off + 2, s->ref, s->ref_len);
+		off += 2 + s->ref_len;
+	} else {
+		tpm_pcrsel_to_tpml(&s->sel, &tpml);
+		if (Tss2_MU_TPML_PCR_SELECTION_Marshal(&tpml, buf, cap, &off))
+			goto fail;
+	}
+	if (!s->authorized && s->has_values) {
 		size_t dsize = elfsig_tpm_bank_size(s->sel.bank);
 
 		for (i = 0; i < ELFSIG_TPM_MAX_PCRS; i++) {

@@ -33,6 +33,13 @@ struct elfsig_tpm_sealed {
 	/* The SRK's name at sealing (format version 2); 0: not recorded. */
 	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];
 	size_t srk_name_len;
+	/* Bound with PolicyAuthorize (format version 3): the authority key's
+	 * name and the policyRef; sel is then empty. */
+	bool authorized;
+	uint8_t auth_name[ELFSIG_TPM_MAX_NAME];
+	size_t auth_name_len;
+	uint8_t ref[ELFSIG_TPM_MAX_POLICY_REF];
+	size_t ref_len;
 };
 
 /* error.c */
@@ -87,6 +94,16 @@ int tpm_load(struct elfsig_tpm *t, ESYS_TR parent, const TPM2B_PRIVATE *priv,
 int tpm_create(struct elfsig_tpm *t, ESYS_TR parent, ESYS_TR session,
 	       const TPM2B_SENSITIVE_CREATE *sens, const TPM2B_PUBLIC *tmpl,
 	       TPM2B_PRIVATE **priv, TPM2B_PUBLIC **pub);
+/* The end of every unseal: hand @data over (refused when over @cap),
+ * cleanse and free it, flush @session and @obj; after any failure, the
+ * flushes included, nothing is handed back. Return: @ret or the first
+ * failure. */
+int tpm_unseal_finish(struct elfsig_tpm *t, int ret, TPM2B_SENSITIVE_DATA *data,
+		      ESYS_TR *session, ESYS_TR *obj, uint8_t *secret,
+		      size_t cap, size_t *len);
+int tpm_seal_policy(struct elfsig_tpm *t, const TPM2B_DIGEST *policy,
+		    const uint8_t *secret, size_t len,
+		    struct elfsig_tpm_sealed *s);
 
 /* keygen.c */
 int tpm_evict_control(struct elfsig_tpm *t, ESYS_TR obj, uint32_t handle,

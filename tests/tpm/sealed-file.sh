@@ -36,7 +36,10 @@ def w(name, data): open(d + "/" + name, "wb").write(data)
 w("empty", b"")
 w("short-header", g[:7])
 w("wrong-magic", b"ELFSIGXX" + g[8:])
-w("version-3", g[:8] + struct.pack(">H", 3) + g[10:])
+w("version-4", g[:8] + struct.pack(">H", 4) + g[10:])
+# Version 3 (PolicyAuthorize) starts with the authority key's name where
+# version 2 has the PCR selection: a v2 body under a v3 header is refused.
+w("v3-header-v2-body", g[:8] + struct.pack(">H", 3) + b"\0\0" + g[12:])
 # Version 1 (before the SRK name): the same without the name. It still
 # parses and unseals; written back, it stays version 1.
 assert g[8:10] == b"\0\2" and g[86:88] == b"\0\x22" and g[88:90] == b"\0\x0b"
@@ -74,7 +77,8 @@ PY
 bad empty "elfsig-tpm: sealed object: truncated (0 bytes, the header alone is 12)"
 bad short-header "elfsig-tpm: sealed object: truncated (7 bytes*"
 bad wrong-magic "elfsig-tpm: sealed object: bad magic, not an elfsig sealed-object file"
-bad version-3 "elfsig-tpm: sealed object: unsupported format version 3 (this is version 2)"
+bad version-4 "elfsig-tpm: sealed object: unsupported format version 4 (this is version 3)"
+bad v3-header-v2-body "elfsig-tpm: sealed object: malformed authority key name (0 bytes)"
 bad v1-with-name "elfsig-tpm: sealed object: malformed public area"
 bad srk-name-size-ffff "elfsig-tpm: sealed object: storage root key name size 65535 exceeds the * bytes left"
 bad srk-name-size-zero "elfsig-tpm: sealed object: malformed storage root key name (0 bytes)"
