@@ -5,7 +5,8 @@
  *
  * One run is a fixed sequence, one function a step:
  *
- *   options -> keyring -> inputs -> TPM (unseal, compare) -> select
+ *   options -> keyring -> inputs (policy signed by the authority) -> TPM
+ *           (unseal under a signed PCR policy, compare) -> select
  *           -> add keys -> measure keys -> lock -> measure "locked"
  *
  * Nothing reaches the keyring before every check has passed, and every
@@ -35,7 +36,7 @@ enum {
 	EXIT_INPUT	= 3,	/* policy, sealed object or cert dir unusable */
 	EXIT_TPM	= 4,	/* TPM missing, unreachable or failing */
 	EXIT_UNSEAL	= 5,	/* PCR state differs from the enrolled one */
-	EXIT_POLICY	= 6,	/* policy file differs from the sealed digest */
+	EXIT_POLICY	= 6,	/* policy or object not the authority's */
 	EXIT_KEYRING	= 7,	/* keyring missing, already locked, add failed */
 	EXIT_UNLOCKED	= 8,	/* the keyring could NOT be locked */
 	EXIT_MEASURE	= 9,	/* loaded and locked, measurement incomplete */
@@ -54,8 +55,12 @@ static const char *const status_word[] = {
 
 struct run {
 	/* options */
+	const char *dir;
 	const char *policy_path;
+	const char *sig_path;
 	const char *sealed_path;
+	const char *authority_path;
+	const char *pcrpol_dir;
 	const char *cert_dir;
 	const char *keyring_spec;
 	const char *event_log;
@@ -68,7 +73,10 @@ struct run {
 	size_t policy_len;
 	uint8_t policy_digest[KL_FP_LEN];
 	struct kl_policy policy;
-	bool policy_verified;	/* the TPM released its digest */
+	struct kl_authority authority;
+	struct kl_pcr_policy *pcrpols;	/* signed PCR policies, in order */
+	size_t npcrpols;
+	bool policy_verified;	/* signed, and the TPM unsealed the enrolment */
 	struct elfsig_tpm_sealed *sealed;
 	struct elfsig_tpm_opts tpm_opts; /* pinned to the sealed object's SRK */
 	struct kl_cert *certs;
@@ -164,9 +172,16 @@ static void usage(FILE *f)
 "usage: " PROG " [options]\n"
 "Load the enrolled certificates into the .elfsig keyring, then lock it.\n"
 "\n"
-"  -p, --policy FILE     policy file (default /etc/elfsig/policy)\n"
-"  -s, --sealed FILE     sealed policy digest (default /etc/elfsig/policy.sealed)\n"
-"  -c, --certs DIR       certificate directory (default /etc/elfsig/certs)\n"
+"  -d, --dir DIR         enrolment directory (default /etc/elfsig): the\n"
+"                        defaults below are DIR/policy, DIR/policy.sig,\n"
+"                        DIR/policy.sealed, DIR/authority.pem,\n"
+"                        DIR/pcr-policies, DIR/certs\n"
+"  -p, --policy FILE     policy file\n"
+"      --signature FILE  the policy's signature (default POLICY.sig)\n"
+"  -s, --sealed FILE     sealed object\n"
+"      --authority FILE  the enrolment authority's public key (PEM)\n"
+"      --pcr-policies DIR  signed PCR policies, tried in name order\n"
+"  -c, --certs DIR       certificate directory\n"
 "  -k, --keyring ID      target keyring: ID, @s, @u, %%:NAME (default %%:.elfsig)\n"
 "  -l, --event-log FILE  event log, appended (default /run/elfsig/keyloader.log;\n"
 "                        'none' disables it)\n"
@@ -177,18 +192,51 @@ static void usage(FILE *f)
 "  -h, --help            this help\n"
 "\n"
 "Exit status: 0 loaded, 1 partial, 2 usage, 3 bad input, 4 TPM error,\n"
-"5 PCR mismatch, 6 policy mismatch, 7 keyring error, 8 keyring NOT locked,\n"
+"5 no signed PCR policy matches, 6 policy or sealed object not the\n"
+"authority's, 7 keyring error, 8 keyring NOT locked,\n"
 "9 measurement incomplete, 10 timeout, 11 not the enrolled TPM (storage\n"
 "root key). Every status but 8 leaves the keyring locked.\n");
+}
+
+/* DIR/FILE for every path not given; they live as long as the process. */
+static int default_paths(struct run *r)
+{
+	const char **paths[] = { &r->policy_path, &r->sealed_path,
+				 &r->authority_path, &r->pcrpol_dir,
+				 &r->cert_dir };
+	static const char *const files[] = { "policy", "policy.sealed",
+					     "authority.pem", "pcr-policies",
+					     "certs" };
+	char *p;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (*paths[i])
+			continue;
+		if (asprintf(&p, "%s/%s", r->dir, files[i]) < 0)
+			return -ENOMEM;
+		*paths[i] = p;
+	}
+	if (!r->sig_path) {
+		if (asprintf(&p, "%s.sig", r->policy_path) < 0)
+			return -ENOMEM;
+		r->sig_path = p;
+	}
+	return 0;
 }
 
 /* Step 1: options. Return: 0, 1 for --help, or -EINVAL. */
 static int parse_options(struct run *r, int argc, char **argv)
 {
-	enum { OPT_KMSG = 256, OPT_SRK, OPT_TIMEOUT };
+	enum { OPT_KMSG = 256, OPT_SRK, OPT_TIMEOUT, OPT_SIG, OPT_AUTH,
+	       OPT_PCRPOL };
 	static const struct option longopts[] = {
+		{ "dir",	required_argument, NULL, 'd' },
 		{ "policy",	required_argument, NULL, 'p' },
+		{ "signature",	required_argument, NULL, OPT_SIG },
 		{ "sealed",	required_argument, NULL, 's' },
+		{ "authority",	required_argument, NULL, OPT_AUTH },
+		{ "pcr-policies", required_argument, NULL, OPT_PCRPOL },
 		{ "certs",	required_argument, NULL, 'c' },
 		{ "keyring",	required_argument, NULL, 'k' },
 		{ "event-log",	required_argument, NULL, 'l' },
@@ -203,18 +251,20 @@ static int parse_options(struct run *r, int argc, char **argv)
 	char *end;
 	int opt;
 
-	r->policy_path = "/etc/elfsig/policy";
-	r->sealed_path = "/etc/elfsig/policy.sealed";
-	r->cert_dir = "/etc/elfsig/certs";
+	r->dir = "/etc/elfsig";
 	r->keyring_spec = "%:" KL_DEFAULT_KEYRING;
 	r->event_log = "/run/elfsig/keyloader.log";
 	r->kmsg_path = "/dev/kmsg";
 	r->timeout = 60;
-	while ((opt = getopt_long(argc, argv, "p:s:c:k:l:T:h", longopts,
+	while ((opt = getopt_long(argc, argv, "d:p:s:c:k:l:T:h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
+		case 'd': r->dir = optarg; break;
 		case 'p': r->policy_path = optarg; break;
+		case OPT_SIG: r->sig_path = optarg; break;
 		case 's': r->sealed_path = optarg; break;
+		case OPT_AUTH: r->authority_path = optarg; break;
+		case OPT_PCRPOL: r->pcrpol_dir = optarg; break;
 		case 'c': r->cert_dir = optarg; break;
 		case 'k': r->keyring_spec = optarg; break;
 		case 'l': r->event_log = optarg; break;
@@ -249,7 +299,7 @@ static int parse_options(struct run *r, int argc, char **argv)
 		say(3, "unexpected argument '%s'", argv[optind]);
 		return -EINVAL;
 	}
-	return 0;
+	return default_paths(r);
 }
 
 static void open_kmsg(const char *path)
@@ -277,12 +327,47 @@ static void find_keyring(struct run *r)
 	watchdog_keyring = r->keyring;
 }
 
+/* The policy must be signed by the configured enrolment authority: the
+ * signature over exactly the bytes read, hashed and parsed. */
+static void check_signature(struct run *r)
+{
+	uint8_t *sig = NULL;
+	size_t len = 0;
+	int err;
+
+	/* A version 1 enrolment has no authority yet: say how to migrate it
+	 * before asking for files it cannot have. */
+	if (r->policy.version < KL_POLICY_VERSION) {
+		kl_policy_check_signature(&r->policy, NULL, 0, NULL, 0, NULL,
+					  r->policy_path);
+		fail(r, EXIT_INPUT);
+		return;
+	}
+	if (kl_authority_load(r->authority_path, &r->authority) ||
+	    kl_read_file(AT_FDCWD, r->sig_path, KL_PCRPOL_MAX_SIG, &sig, &len)) {
+		fail(r, EXIT_INPUT);
+		return;
+	}
+	err = kl_policy_check_signature(&r->policy, r->policy_buf,
+					r->policy_len, sig, len, &r->authority,
+					r->policy_path);
+	free(sig);
+	if (err == -EBADE) {
+		say(3, "%s: not signed by the enrolment authority: no key loaded",
+		    r->policy_path);
+		fail(r, EXIT_POLICY);
+	} else if (err) {
+		fail(r, EXIT_INPUT);
+	}
+}
+
 /* Step 3: every input read once into memory; the policy is hashed from
- * the very bytes that are parsed. */
+ * the very bytes that are parsed and whose signature is checked. */
 static void read_inputs(struct run *r)
 {
 	uint8_t *buf;
-	size_t len;
+	size_t len, bad;
+	int err;
 
 	if (kl_read_file(AT_FDCWD, r->policy_path, KL_POLICY_MAX_SIZE,
 			 &r->policy_buf, &r->policy_len))
@@ -291,6 +376,9 @@ static void read_inputs(struct run *r)
 	if (kl_policy_parse(r->policy_buf, r->policy_len, r->policy_path,
 			    &r->policy))
 		goto bad;
+	check_signature(r);
+	if (r->status != EXIT_LOADED)
+		return;
 	if (kl_read_file(AT_FDCWD, r->sealed_path, ELFSIG_TPM_MAX_SEALED_FILE,
 			 &buf, &len))
 		goto bad;
@@ -300,21 +388,37 @@ static void read_inputs(struct run *r)
 		goto bad;
 	}
 	free(buf);
-	if (kl_sealed_pin(r->sealed, r->sealed_path, &r->tpm_opts))
+	err = kl_sealed_check(r->sealed, r->sealed_path, &r->tpm_opts);
+	if (err == -EBADE) {
+		fail(r, EXIT_POLICY);
+		return;
+	}
+	if (err)
 		goto bad;
 	if (kl_certdir_load(r->cert_dir, &r->certs, &r->ncerts))
 		goto bad;
+	/* Files refused here get a line each; the others are tried. */
+	if (kl_pcr_policies_load(r->pcrpol_dir, &r->policy, &r->authority,
+				 &r->pcrpols, &r->npcrpols, &bad))
+		goto bad;
+	if (!r->npcrpols) {
+		say(3, "%s: no usable signed PCR policy: no key loaded",
+		    r->pcrpol_dir);
+		goto bad;
+	}
 	return;
 bad:
 	fail(r, EXIT_INPUT);
 }
 
-/* Step 4: the TPM releases the policy digest only in the enrolled PCR
- * state; the file we read must hash to it. The SRK is pinned to the one
- * the object was sealed under, so no other key salts the session and a
- * forged unseal response cannot pass its HMAC. */
+/* Step 4: the TPM unseals the enrolment only under a PCR policy the
+ * authority signed, in a PCR state it approved, and only an object bound
+ * to that authority (checked before it is used). The SRK is pinned to the
+ * one the object was sealed under, so no other key salts the session and
+ * a forged unseal response cannot pass its HMAC. */
 static void verify_policy(struct run *r)
 {
+	size_t used = 0;
 	int err;
 
 	r->tpm_tried = true;
@@ -327,13 +431,14 @@ static void verify_policy(struct run *r)
 		fail(r, EXIT_TPM);
 		return;
 	}
-	err = kl_policy_verify(r->tpm, r->sealed, &r->policy, r->policy_digest);
+	err = kl_unseal_check(r->tpm, r->sealed, &r->authority, r->pcrpols,
+			      r->npcrpols, &used);
 	if (err == -EACCES) {
-		say(3, "TPM refused to unseal: PCR state differs from the enrolled one: no key loaded");
+		say(3, "TPM refused to unseal: no signed PCR policy matches the current PCR state: no key loaded");
 		fail(r, EXIT_UNSEAL);
-	} else if (err == -EBADE) {
-		say(3, "%s: not the enrolled policy: no key loaded",
-		    r->policy_path);
+	} else if (err == -EBADE || err == -EBADMSG) {
+		say(3, "%s: not an enrolment of the configured authority: no key loaded",
+		    r->sealed_path);
 		fail(r, EXIT_POLICY);
 	} else if (err == -ENOKEY) {
 		say(3, "TPM's storage root key is not the enrolled one (another TPM, a cleared TPM, a substituted key or forged TPM responses): no key loaded");
@@ -342,6 +447,7 @@ static void verify_policy(struct run *r)
 		say(3, "unseal failed (%s): no key loaded", strerror(-err));
 		fail(r, EXIT_TPM);
 	} else {
+		say(6, "enrolment unsealed under %s", r->pcrpols[used].name);
 		r->policy_verified = true;
 	}
 }
@@ -525,6 +631,8 @@ static void cleanup(struct run *r)
 	elfsig_tpm_close(r->tpm);
 	elfsig_tpm_sealed_free(r->sealed);
 	kl_policy_free(&r->policy);
+	kl_authority_free(&r->authority);
+	kl_pcr_policies_free(r->pcrpols, r->npcrpols);
 	kl_certs_free(r->certs, r->ncerts);
 	free(r->policy_buf);
 	free(r->selected);

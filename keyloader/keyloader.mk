@@ -9,13 +9,15 @@ KL_LIBS      := $(O)/libelfsig-tpm.a \
 KL_LIB_SRCS  := keyloader/lib/util.c keyloader/lib/policy.c \
 		keyloader/lib/cert.c keyloader/lib/keyring.c \
 		keyloader/lib/measure.c keyloader/lib/pcrvalues.c \
-		keyloader/lib/enroll.c
+		keyloader/lib/enroll.c keyloader/lib/authority.c \
+		keyloader/lib/pcrpolicy.c
 KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
 
 KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c \
 		  keyloader/enroll/cmd_create.c keyloader/enroll/cmd_add.c \
 		  keyloader/enroll/cmd_remove.c keyloader/enroll/cmd_reseal.c \
-		  keyloader/enroll/cmd_show.c keyloader/enroll/cmd_check.c
+		  keyloader/enroll/cmd_show.c keyloader/enroll/cmd_check.c \
+		  keyloader/enroll/cmd_sign_pcr_policy.c keyloader/enroll/cmd_migrate.c
 KL_ENROLL_OBJS := $(KL_ENROLL_SRCS:%.c=$(O)/%.o)
 
 $(KL_LIB_OBJS) $(O)/keyloader/keyloader.o $(KL_ENROLL_OBJS): \
@@ -28,18 +30,21 @@ $(O)/libelfsig-keyloader.a: $(KL_LIB_OBJS)
 $(O)/elfsig-keyloader: $(O)/keyloader/keyloader.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
-$(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
-	$(CC) $(LDFLAGS) -o $@ $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(KL_LIBS)
+# elfsig-enroll signs with the authority's key through libelfsig's
+# OSSL_STORE loader (file, TPM, PKCS#11); the loader only verifies.
+$(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a $(O)/libelfsig.a
+	$(CC) $(LDFLAGS) -o $@ $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(O)/libelfsig.a $(KL_LIBS)
 
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
 
 KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
 	     tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
+	     tests/keyloader/authority.sh \
 	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh
 CHECK_SUITES += $(KL_SUITES)
 ASAN_SUITES  += tests/keyloader/unit.sh tests/keyloader/policy.sh \
 		tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
-		tests/keyloader/fuzz-replay.sh
+		tests/keyloader/authority.sh tests/keyloader/fuzz-replay.sh
 
 $(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a
 	@mkdir -p $(dir $@)

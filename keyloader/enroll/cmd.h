@@ -13,6 +13,8 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 struct opts {
 	struct kl_enroll_opts e;
+	const char *dir;		/* --dir: where the default paths are */
+	const char *authority_key;	/* the authority's private key name */
 	const char *pcrs;
 	unsigned int measure_pcr;
 	bool pcrs_set;		/* given on the command line: change them */
@@ -27,14 +29,37 @@ int parse_opts(struct opts *o, int argc, char **argv);
 int add_certs(struct kl_policy *pol, int n, char **paths);
 /* Remove keys given as certificate files or sha256:HEX. */
 int remove_keys(struct kl_policy *pol, int n, char **args);
-/* Apply --pcrs/--measure-pcr if given, seal and write @pol
- * (kl_enroll_commit), print the outcome. */
-int commit(struct kl_policy *pol, const struct opts *o);
+
+/* The authority's signer, from --authority-key (required: a usage error
+ * naming @cmd without it); free with signer_free(). */
+int signer_load(const struct opts *o, const char *cmd, struct kl_signer *s);
+void signer_free(struct kl_signer *s);
+/* The enrolled policy, verified against the authority's signature, and,
+ * with @s, a check that @s is that authority. */
+int load_verified(const struct opts *o, const struct kl_signer *s,
+		  struct kl_policy *pol, struct kl_authority *a);
+/* Apply --pcrs/--measure-pcr if given. Return: 0 or EXIT_USAGE. */
+int apply_pcr_opts(struct kl_policy *pol, const struct opts *o);
+/* A whole enrolment: authority.pem, the signed policy, the sealed object
+ * (this TPM) and a signed PCR policy (current or --pcr-values). */
+int write_enrolment(struct kl_policy *pol, const struct opts *o,
+		    const struct kl_signer *s);
+/* The signed policy alone (add, remove), and a PCR policy when the
+ * selection changed. */
+int write_policy(struct kl_policy *pol, const struct opts *o,
+		 const struct kl_signer *s, bool pcr_policy);
+
+/* add, remove: the verified policy, edited by @edit (--pcrs and
+ * --measure-pcr applied), signed again with --authority-key. */
+int edit_policy(struct opts *o, const char *cmd, int argc, char **argv,
+		int (*edit)(struct kl_policy *pol, int n, char **args));
 
 int cmd_create(struct opts *o, int argc, char **argv);
 int cmd_add(struct opts *o, int argc, char **argv);
 int cmd_remove(struct opts *o, int argc, char **argv);
 int cmd_reseal(struct opts *o, int argc, char **argv);
+int cmd_sign_pcr_policy(struct opts *o, int argc, char **argv);
+int cmd_migrate(struct opts *o, int argc, char **argv);
 int cmd_show(struct opts *o, int argc, char **argv);
 int cmd_check(struct opts *o, int argc, char **argv);
 

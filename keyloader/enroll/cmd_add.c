@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cmd_add.c - elfsig-enroll add: enrol more certificates and reseal. */
+/* cmd_add.c - elfsig-enroll add: enrol more certificates, sign again. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,15 +10,7 @@
 
 int cmd_add(struct opts *o, int argc, char **argv)
 {
-	struct kl_policy pol;
-	int ret = EXIT_FAIL;
-
 	if (argc < 1)
 		return usage_err("add: no certificate given");
-	if (kl_policy_load(o->e.policy_path, &pol))
-		return EXIT_FAIL;
-	if (!add_certs(&pol, argc, argv))
-		ret = commit(&pol, o);
-	kl_policy_free(&pol);
-	return ret;
+	return edit_policy(o, "add", argc, argv, add_certs);
 }

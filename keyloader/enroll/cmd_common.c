@@ -6,31 +6,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "elfsig.h"
 
 #include "cmd.h"
 
 const char usage_text[] =
 "usage: " PROG " COMMAND [options] [ARGS]\n"
-"Enrol certificates for elfsig-keyloader and seal the policy to the TPM.\n"
+"Enrol certificates for elfsig-keyloader: a policy signed by the enrolment\n"
+"authority, a TPM object bound to the PCR policies the authority signs.\n"
 "\n"
 "Commands:\n"
-"  create CERT...   write a new policy with these certificates (PEM or DER)\n"
-"  add CERT...      enrol more certificates\n"
+"  create CERT...   write a new enrolment with these certificates (PEM or\n"
+"                   DER): authority.pem, policy + policy.sig, policy.sealed,\n"
+"                   a signed PCR policy for the current (or given) PCR state\n"
+"  add CERT...      enrol more certificates (signs the policy again)\n"
 "  remove KEY...    remove certificates, given as files or sha256:HEX\n"
-"  reseal           seal the policy again (new PCR state, e.g. after a\n"
-"                   firmware update)\n"
+"  sign-pcr-policy  sign a PCR policy: the current PCR state, or the values\n"
+"                   of --pcr-values (e.g. after a firmware or kernel update)\n"
+"  reseal           seal the enrolment again with this TPM (after a TPM\n"
+"                   clear); needs no authority key\n"
+"  migrate          turn a version 1 enrolment (policy sealed to one PCR\n"
+"                   state) into a signed one; the TPM must still vouch for it\n"
 "  show             list the enrolled keys\n"
-"  check            verify that the policy matches the sealed digest and\n"
-"                   unseals in the current PCR state (as the loader would)\n"
+"  check            verify the policy's signature and that the TPM unseals\n"
+"                   the enrolment under an installed PCR policy (as the\n"
+"                   loader would)\n"
 "\n"
 "Options:\n"
-"  -p, --policy FILE      policy file (default /etc/elfsig/policy)\n"
-"  -s, --sealed FILE      sealed digest (default /etc/elfsig/policy.sealed)\n"
-"      --pcrs SEL         PCRs to seal to (default " KL_DEFAULT_PCRS " for\n"
-"                         create; with add, remove, reseal: change them)\n"
+"  -d, --dir DIR          enrolment directory (default /etc/elfsig): the\n"
+"                         defaults below are DIR/policy, DIR/policy.sig,\n"
+"                         DIR/policy.sealed, DIR/authority.pem, DIR/pcr-policies\n"
+"  -p, --policy FILE      policy file\n"
+"      --signature FILE   the policy's signature (default POLICY.sig)\n"
+"  -s, --sealed FILE      sealed object\n"
+"      --authority FILE   the authority's public key (PEM)\n"
+"      --pcr-policies DIR signed PCR policies\n"
+"  -K, --authority-key KEY  the authority's private key: a file,\n"
+"                         handle:0x81..., a TSS2 key file or a pkcs11: URI\n"
+"                         (create, add, remove, sign-pcr-policy, migrate)\n"
+"  -o, --out FILE         sign-pcr-policy: write here (default\n"
+"                         PCR-POLICIES/<digest>.pcrpol)\n"
+"      --pcrs SEL         PCRs the PCR policies cover (default " KL_DEFAULT_PCRS "\n"
+"                         for create; with add, remove: change them)\n"
 "      --measure-pcr N    PCR the loader extends (default 13 for create;\n"
-"                         with add, remove, reseal: change it)\n"
-"      --pcr-values FILE  seal to these values (\"sha256:N=HEX\" lines, as\n"
+"                         with add, remove: change it)\n"
+"      --pcr-values FILE  sign these values (\"sha256:N=HEX\" lines, as\n"
 "                         printed by elfsig-tpm pcrread, or tpm2_pcrread\n"
 "                         output) instead of the current ones\n"
 "  -T, --tcti TCTI        TPM (default $TPM2TOOLS_TCTI, else device:/dev/tpmrm0)\n"
@@ -46,12 +68,50 @@ int usage_err(const char *why)
 	return EXIT_USAGE;
 }
 
+/* A default path under --dir: NULL when memory runs out (reported). */
+static const char *in_dir(const struct opts *o, const char *file)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%s", o->dir, file) < 0) {
+		fprintf(stderr, "%s: out of memory\n", PROG);
+		return NULL;
+	}
+	return p;	/* lives as long as the process */
+}
+
+static int default_paths(struct opts *o)
+{
+	struct kl_enroll_opts *e = &o->e;
+	char *sig;
+
+	if ((!e->policy_path && !(e->policy_path = in_dir(o, "policy"))) ||
+	    (!e->sealed_path && !(e->sealed_path = in_dir(o, "policy.sealed"))) ||
+	    (!e->authority_path &&
+	     !(e->authority_path = in_dir(o, "authority.pem"))) ||
+	    (!e->pcrpol_dir && !(e->pcrpol_dir = in_dir(o, "pcr-policies"))))
+		return EXIT_FAIL;
+	if (!e->sig_path) {
+		if (asprintf(&sig, "%s.sig", e->policy_path) < 0)
+			return EXIT_FAIL;
+		e->sig_path = sig;
+	}
+	return 0;
+}
+
 int parse_opts(struct opts *o, int argc, char **argv)
 {
-	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK };
+	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
+	       OPT_AUTH, OPT_PCRPOL };
 	static const struct option longopts[] = {
+		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
+		{ "signature",	 required_argument, NULL, OPT_SIG },
 		{ "sealed",	 required_argument, NULL, 's' },
+		{ "authority",	 required_argument, NULL, OPT_AUTH },
+		{ "pcr-policies", required_argument, NULL, OPT_PCRPOL },
+		{ "authority-key", required_argument, NULL, 'K' },
+		{ "out",	 required_argument, NULL, 'o' },
 		{ "pcrs",	 required_argument, NULL, OPT_PCRS },
 		{ "measure-pcr", required_argument, NULL, OPT_MEASURE },
 		{ "pcr-values",	 required_argument, NULL, OPT_VALUES },
@@ -65,15 +125,20 @@ int parse_opts(struct opts *o, int argc, char **argv)
 	char *end;
 	int opt;
 
-	o->e.policy_path = "/etc/elfsig/policy";
-	o->e.sealed_path = "/etc/elfsig/policy.sealed";
+	o->dir = "/etc/elfsig";
 	o->pcrs = KL_DEFAULT_PCRS;
 	o->measure_pcr = KL_DEFAULT_MEASURE_PCR;
-	while ((opt = getopt_long(argc, argv, "p:s:T:fh", longopts,
+	while ((opt = getopt_long(argc, argv, "d:p:s:K:o:T:fh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
+		case 'd': o->dir = optarg; break;
 		case 'p': o->e.policy_path = optarg; break;
 		case 's': o->e.sealed_path = optarg; break;
+		case OPT_SIG: o->e.sig_path = optarg; break;
+		case OPT_AUTH: o->e.authority_path = optarg; break;
+		case OPT_PCRPOL: o->e.pcrpol_dir = optarg; break;
+		case 'K': o->authority_key = optarg; break;
+		case 'o': o->e.out = optarg; break;
 		case 'T': o->e.tcti = optarg; break;
 		case 'f': o->force = true; break;
 		case OPT_PCRS:
@@ -104,7 +169,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 			return usage_err(NULL);
 		}
 	}
-	return 0;
+	return default_paths(o);
 }
 
 int add_certs(struct kl_policy *pol, int n, char **paths)
@@ -167,19 +232,215 @@ int remove_keys(struct kl_policy *pol, int n, char **args)
 	return 0;
 }
 
-int commit(struct kl_policy *pol, const struct opts *o)
+static int sign_digest(void *ctx, const uint8_t digest[KL_FP_LEN],
+		       uint8_t **sig, size_t *sig_len)
 {
-	char sel[128] = "?";
+	return elfsig_key_sign_digest(ctx, ELFSIG_HASH_SHA256, digest,
+				      KL_FP_LEN, sig, sig_len);
+}
 
+int signer_load(const struct opts *o, const char *cmd, struct kl_signer *s)
+{
+	struct elfsig_key_opts kopts = {
+		.key = o->authority_key, .tcti = o->e.tcti,
+		.key_pass = getenv("ELFSIG_KEY_PASS"),
+	};
+	struct elfsig_key *key = NULL;
+	uint8_t *der = NULL;
+	size_t len = 0;
+	char why[96];
+
+	memset(s, 0, sizeof(*s));
+	if (!o->authority_key) {
+		snprintf(why, sizeof(why),
+			 "%s: --authority-key KEY is required (the enrolment authority signs)",
+			 cmd);
+		return usage_err(why);
+	}
+	if (elfsig_key_load(&kopts, &key) ||
+	    elfsig_key_public_der(key, &der, &len) ||
+	    kl_authority_from_der(der, len, o->authority_key, &s->auth)) {
+		free(der);
+		elfsig_key_free(key);
+		return EXIT_FAIL;
+	}
+	free(der);
+	s->sign = sign_digest;
+	s->ctx = key;
+	return 0;
+}
+
+void signer_free(struct kl_signer *s)
+{
+	elfsig_key_free(s->ctx);
+	kl_authority_free(&s->auth);
+	memset(s, 0, sizeof(*s));
+}
+
+int load_verified(const struct opts *o, const struct kl_signer *s,
+		  struct kl_policy *pol, struct kl_authority *a)
+{
+	if (kl_enroll_load(&o->e, pol, a))
+		return EXIT_FAIL;
+	if (s && memcmp(s->auth.fp, a->fp, KL_FP_LEN)) {
+		fprintf(stderr, "%s: %s is not the enrolment authority of %s (%s)\n",
+			PROG, o->authority_key, o->e.policy_path,
+			o->e.authority_path);
+		kl_policy_free(pol);
+		kl_authority_free(a);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+int apply_pcr_opts(struct kl_policy *pol, const struct opts *o)
+{
 	if (o->pcrs_set && elfsig_tpm_pcrsel_parse(o->pcrs, &pol->sel))
 		return EXIT_USAGE;
 	if (o->measure_set)
 		pol->measure_pcr = o->measure_pcr;
-	if (kl_enroll_commit(pol, &o->e))
-		return EXIT_FAIL;
+	if (kl_policy_check_pcrs(&pol->sel, pol->measure_pcr))
+		return EXIT_USAGE;
+	return 0;
+}
+
+static void print_policy(const struct kl_policy *pol, const struct opts *o)
+{
+	char sel[128] = "?";
+
 	elfsig_tpm_pcrsel_format(&pol->sel, sel, sizeof(sel));
-	printf("%s: %zu key%s; digest sealed to %s (%s values) in %s\n",
-	       o->e.policy_path, pol->nkeys, pol->nkeys == 1 ? "" : "s", sel,
-	       o->e.pcr_values ? o->e.pcr_values : "current", o->e.sealed_path);
-	return EXIT_OK;
+	printf("%s: %zu key%s, PCRs %s; signed in %s\n", o->e.policy_path,
+	       pol->nkeys, pol->nkeys == 1 ? "" : "s", sel, o->e.sig_path);
+}
+
+/* A signed PCR policy into @out, its directory made if need be. */
+static int prepare_pcr_policy(const struct kl_policy *pol, const struct opts *o,
+			      const struct kl_signer *s, struct kl_out *out)
+{
+	char *text, *path;
+	size_t len;
+
+	if (!o->e.out && mkdir(o->e.pcrpol_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "%s: %s: %s\n", PROG, o->e.pcrpol_dir,
+			strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (kl_enroll_pcr_policy(&o->e, pol, s, &text, &len, &path))
+		return EXIT_FAIL;
+	*out = (struct kl_out){ .path = path, .data = text, .len = len,
+				.mode = 0644 };
+	printf("%s: PCR policy for %s values, signed\n", path,
+	       o->e.pcr_values ? o->e.pcr_values : "the current");
+	return 0;
+}
+
+static void free_outs(struct kl_out *outs, size_t n, size_t pcrpol)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free((void *)outs[i].data);
+	if (pcrpol < n)
+		free((char *)outs[pcrpol].path);
+}
+
+int write_policy(struct kl_policy *pol, const struct opts *o,
+		 const struct kl_signer *s, bool pcr_policy)
+{
+	struct kl_out outs[3] = { 0 };
+	size_t n = 0, pcrpol = ARRAY_SIZE(outs);
+	char *text = NULL;
+	uint8_t *sig = NULL;
+	size_t len, sig_len;
+	int ret = EXIT_FAIL;
+
+	if (kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len))
+		return EXIT_FAIL;
+	if (pcr_policy) {
+		if (prepare_pcr_policy(pol, o, s, &outs[n]))
+			goto out;
+		pcrpol = n++;
+	}
+	/* The signature before the policy: a crash between the two renames
+	 * leaves a pair that does not verify (fails closed). */
+	outs[n++] = (struct kl_out){ .path = o->e.sig_path, .data = sig,
+				     .len = sig_len, .mode = 0644 };
+	outs[n++] = (struct kl_out){ .path = o->e.policy_path, .data = text,
+				     .len = len, .mode = 0644 };
+	sig = NULL;
+	text = NULL;
+	if (!kl_write_all(outs, n)) {
+		print_policy(pol, o);
+		ret = EXIT_OK;
+	}
+out:
+	free_outs(outs, n, pcrpol);
+	free(text);
+	free(sig);
+	return ret;
+}
+
+int write_enrolment(struct kl_policy *pol, const struct opts *o,
+		    const struct kl_signer *s)
+{
+	struct kl_out outs[5] = { 0 };
+	size_t n = 0, pcrpol = ARRAY_SIZE(outs), len, slen, plen, sig_len;
+	uint8_t *sealed = NULL, *sig = NULL;
+	char *text = NULL, *pem = NULL;
+	int ret = EXIT_FAIL;
+
+	if (kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len) ||
+	    kl_authority_pem(&s->auth, &pem, &plen) ||
+	    kl_enroll_seal(&o->e, &s->auth, &sealed, &slen))
+		goto out;
+	if (prepare_pcr_policy(pol, o, s, &outs[n]))
+		goto out;
+	pcrpol = n++;
+	outs[n++] = (struct kl_out){ .path = o->e.sealed_path, .data = sealed,
+				     .len = slen, .mode = 0644 };
+	outs[n++] = (struct kl_out){ .path = o->e.authority_path, .data = pem,
+				     .len = plen, .mode = 0644 };
+	outs[n++] = (struct kl_out){ .path = o->e.sig_path, .data = sig,
+				     .len = sig_len, .mode = 0644 };
+	outs[n++] = (struct kl_out){ .path = o->e.policy_path, .data = text,
+				     .len = len, .mode = 0644 };
+	sealed = sig = NULL;
+	text = pem = NULL;
+	if (!kl_write_all(outs, n)) {
+		print_policy(pol, o);
+		printf("%s: sealed with this TPM, bound to the authority's PCR policies\n",
+		       o->e.sealed_path);
+		ret = EXIT_OK;
+	}
+out:
+	free_outs(outs, n, pcrpol);
+	free(sealed);
+	free(sig);
+	free(text);
+	free(pem);
+	return ret;
+}
+
+int edit_policy(struct opts *o, const char *cmd, int argc, char **argv,
+		int (*edit)(struct kl_policy *pol, int n, char **args))
+{
+	struct kl_authority a;
+	struct kl_policy pol;
+	struct kl_signer s;
+	int ret;
+
+	ret = signer_load(o, cmd, &s);
+	if (ret)
+		return ret;
+	/* Never from a policy the authority did not sign as it is. */
+	ret = load_verified(o, &s, &pol, &a);
+	if (!ret)
+		ret = apply_pcr_opts(&pol, o);
+	if (!ret)
+		ret = edit(&pol, argc, argv) ? EXIT_FAIL :
+		      write_policy(&pol, o, &s, o->pcrs_set);
+	kl_policy_free(&pol);
+	kl_authority_free(&a);
+	signer_free(&s);
+	return ret;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cmd_create.c - elfsig-enroll create: a new policy, sealed. */
+/* cmd_create.c - elfsig-enroll create: a new enrolment, signed and sealed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,8 +12,9 @@
 int cmd_create(struct opts *o, int argc, char **argv)
 {
 	struct kl_policy pol = { .version = KL_POLICY_VERSION };
+	struct kl_signer s;
 	struct stat st;
-	int ret = EXIT_FAIL;
+	int ret;
 
 	if (argc < 1)
 		return usage_err("create: no certificate given");
@@ -27,8 +28,13 @@ int cmd_create(struct opts *o, int argc, char **argv)
 	pol.measure_pcr = o->measure_pcr;
 	if (kl_policy_check_pcrs(&pol.sel, pol.measure_pcr))
 		return EXIT_USAGE;
+	ret = signer_load(o, "create", &s);
+	if (ret)
+		return ret;
+	ret = EXIT_FAIL;
 	if (!add_certs(&pol, argc, argv))
-		ret = commit(&pol, o);
+		ret = write_enrolment(&pol, o, &s);
+	signer_free(&s);
 	kl_policy_free(&pol);
 	return ret;
 }

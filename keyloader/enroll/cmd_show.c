@@ -19,9 +19,13 @@ int cmd_show(struct opts *o, int argc, char **argv)
 	if (kl_policy_load(o->e.policy_path, &pol))
 		return EXIT_FAIL;
 	elfsig_tpm_pcrsel_format(&pol.sel, sel, sizeof(sel));
-	printf("policy version %u, sealed to %s, measured into PCR %u, %zu key%s\n",
+	common_hex(pol.authority, KL_FP_LEN, hex);
+	printf("policy version %u, PCRs %s, measured into PCR %u, %zu key%s\n",
 	       pol.version, sel, pol.measure_pcr, pol.nkeys,
 	       pol.nkeys == 1 ? "" : "s");
+	if (pol.version >= 2)
+		printf("authority sha256:%s (signature not checked: use check)\n",
+		       hex);
 	for (i = 0; i < pol.nkeys; i++) {
 		common_hex(pol.keys[i].fp, KL_FP_LEN, hex);
 		printf("sha256:%s %s\n", hex,

@@ -5,18 +5,22 @@
  *   create CERT...   new policy with these certificates
  *   add CERT...      enrol more certificates
  *   remove KEY...    drop certificates (file or sha256:HEX)
- *   reseal           seal the unchanged policy to a new PCR state
+ *   sign-pcr-policy  approve a PCR state (current, or --pcr-values)
+ *   reseal           seal the enrolment again with this TPM
+ *   migrate          a version 1 enrolment becomes a signed one
  *   show             list the enrolled keys
  *   check            does the TPM release this policy's digest now?
  *
- * Every command that changes something reseals, to the current PCR values
- * or to those of --pcr-values, and writes both files atomically.
+ * The policy is signed by the enrolment authority; the sealed object opens
+ * under the PCR policies it signs. Every command that changes something
+ * writes all its files atomically, together.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "elfsig.h"
 
 static void lib_error(const char *msg, void *ctx)
 {
@@ -30,7 +34,9 @@ static const struct {
 	{ "create", cmd_create },
 	{ "add", cmd_add },
 	{ "remove", cmd_remove },
+	{ "sign-pcr-policy", cmd_sign_pcr_policy },
 	{ "reseal", cmd_reseal },
+	{ "migrate", cmd_migrate },
 	{ "show", cmd_show },
 	{ "check", cmd_check },
 };
@@ -42,6 +48,7 @@ int main(int argc, char **argv)
 
 	kl_set_error_callback(lib_error, NULL);
 	elfsig_tpm_set_error_callback(lib_error, NULL);
+	elfsig_set_error_callback(lib_error, NULL);	/* the authority key */
 	if (argc < 2)
 		return usage_err("no command given");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

@@ -210,65 +210,19 @@ void kl_certs_free(struct kl_cert *certs, size_t n)
 	free(certs);
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int kl_certdir_load(const char *dir, struct kl_cert **out, size_t *nout)
 {
 	struct kl_cert *certs = NULL;
 	char **names = NULL;
 	size_t n = 0, ncerts = 0, i, total = 0;
-	struct dirent *de;
-	DIR *d;
-	int dfd, err = 0;
+	int dfd, err;
 
 	*out = NULL;
 	*nout = 0;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		err = -errno;
-		kl_err("%s: cannot open certificate directory: %s", dir,
-		       strerror(errno));
+	err = kl_dir_list(dir, "certificate directory", KL_MAX_KEYS, &dfd,
+			  &names, &n);
+	if (err)
 		return err;
-	}
-	d = fdopendir(dfd);
-	if (!d) {
-		err = -errno;
-		close(dfd);
-		return err;
-	}
-	while ((errno = 0, de = readdir(d))) {
-		char **nn;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (n >= KL_MAX_KEYS) {
-			kl_err("%s: more than %d files", dir, KL_MAX_KEYS);
-			err = -E2BIG;
-			goto out;
-		}
-		nn = realloc(names, (n + 1) * sizeof(*names));
-		if (!nn) {
-			err = -ENOMEM;
-			goto out;
-		}
-		names = nn;
-		names[n] = strdup(de->d_name);
-		if (!names[n]) {
-			err = -ENOMEM;
-			goto out;
-		}
-		n++;
-	}
-	if (errno) {
-		err = -errno;
-		kl_err("%s: cannot read directory: %s", dir, strerror(errno));
-		goto out;
-	}
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_names);
 	certs = calloc(n ? n : 1, sizeof(*certs));
 	if (!certs) {
 		err = -ENOMEM;
@@ -279,7 +233,7 @@ int kl_certdir_load(const char *dir, struct kl_cert **out, size_t *nout)
 		certs[i].name = names[i];
 		names[i] = NULL;
 		/* Per-file failures are recorded in ->error, not fatal. */
-		kl_cert_load(dirfd(d), certs[i].name, &certs[i]);
+		kl_cert_load(dfd, certs[i].name, &certs[i]);
 		total += certs[i].der_len;
 		if (total > KL_CERTDIR_MAX_BYTES) {
 			kl_err("%s: certificates larger than %d bytes together",
@@ -294,10 +248,7 @@ int kl_certdir_load(const char *dir, struct kl_cert **out, size_t *nout)
 out:
 	if (certs)
 		kl_certs_free(certs, ncerts);
-	if (names)
-		for (i = 0; i < n; i++)
-			free(names[i]);
-	free(names);
-	closedir(d);
+	kl_names_free(names, n);
+	close(dfd);
 	return err;
 }

@@ -2,6 +2,7 @@
 /* enroll.c - seal a policy's digest, write policy + sealed object, verify. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,83 +24,172 @@ int kl_policy_load(const char *path, struct kl_policy *pol)
 	return err;
 }
 
-static int seal_digest(const struct kl_policy *pol,
-		       const struct kl_enroll_opts *o,
-		       const uint8_t digest[KL_FP_LEN],
-		       struct elfsig_tpm_sealed **sealed)
+int kl_enroll_pcr_values(const struct kl_enroll_opts *o,
+			 const struct elfsig_tpm_pcrsel *sel,
+			 struct elfsig_tpm_pcr_values *vals)
 {
 	struct elfsig_tpm_opts topts = {
 		.tcti = o->tcti, .srk_handle = o->srk_handle,
 	};
-	struct elfsig_tpm_pcr_values vals;
 	struct elfsig_tpm *tpm;
 	uint8_t *buf;
 	size_t len;
 	int err;
 
-	err = elfsig_tpm_open(&topts, &tpm);
-	if (err)
-		return err;
 	if (o->pcr_values) {
 		err = kl_read_file(AT_FDCWD, o->pcr_values, 64 * 1024, &buf,
 				   &len);
-		if (!err) {
-			err = kl_pcr_values_parse(buf, len, o->pcr_values,
-						  &pol->sel, &vals);
-			free(buf);
-		}
-		if (!err)
-			err = elfsig_tpm_seal(tpm, &vals, digest, KL_FP_LEN,
-					      sealed);
-	} else {
-		err = elfsig_tpm_seal_current(tpm, &pol->sel, digest, KL_FP_LEN,
-					      sealed);
+		if (err)
+			return err;
+		err = kl_pcr_values_parse(buf, len, o->pcr_values, sel, vals);
+		free(buf);
+		return err;
 	}
+	err = elfsig_tpm_open(&topts, &tpm);
+	if (err)
+		return err;
+	err = elfsig_tpm_pcr_read(tpm, sel, vals);
 	elfsig_tpm_close(tpm);
 	return err;
 }
 
-int kl_enroll_commit(const struct kl_policy *pol,
-		     const struct kl_enroll_opts *o)
+int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
+		   uint8_t **buf, size_t *len)
 {
+	struct elfsig_tpm_opts topts = {
+		.tcti = o->tcti, .srk_handle = o->srk_handle,
+	};
 	struct elfsig_tpm_sealed *sealed = NULL;
-	char *text, *stmp = NULL, *ptmp = NULL;
-	uint8_t digest[KL_FP_LEN], *sbuf = NULL;
-	size_t len, slen = 0;
+	struct elfsig_tpm *tpm;
 	int err;
 
-	err = kl_policy_check_pcrs(&pol->sel, pol->measure_pcr);
+	*buf = NULL;
+	err = elfsig_tpm_open(&topts, &tpm);
 	if (err)
 		return err;
-	err = kl_policy_format(pol, &text, &len);
-	if (err)
-		return err;
-	kl_sha256(text, len, digest);
-	err = seal_digest(pol, o, digest, &sealed);
-	OPENSSL_cleanse(digest, sizeof(digest));
+	/* The object holds the authority's fingerprint and opens under the
+	 * PCR policies it signs for elfsig (the policyRef). */
+	err = elfsig_tpm_seal_authorized(tpm, a->spki, a->spki_len,
+					 (const uint8_t *)KL_POLICY_REF,
+					 strlen(KL_POLICY_REF), a->fp,
+					 KL_FP_LEN, &sealed);
+	elfsig_tpm_close(tpm);
 	if (!err)
-		err = elfsig_tpm_sealed_serialize(sealed, &sbuf, &slen);
-	/* Both files are written and synced under temporary names first, so
-	 * a failure (full disk, missing directory) changes nothing; then two
-	 * renames. A crash between those leaves a pair that does not match,
-	 * which the loader refuses (no key loaded): it fails closed. */
-	if (!err)
-		err = common_atomic_prepare(o->sealed_path, sbuf, slen, 0644, &stmp, kl_err);
-	if (!err)
-		err = common_atomic_prepare(o->policy_path, text, len, 0644, &ptmp, kl_err);
-	if (err) {
-		common_atomic_abort(stmp);
-		common_atomic_abort(ptmp);
-	} else {
-		err = common_atomic_commit(stmp, o->sealed_path, kl_err);
-		if (err)
-			common_atomic_abort(ptmp);
-		else
-			err = common_atomic_commit(ptmp, o->policy_path, kl_err);
-	}
+		err = elfsig_tpm_sealed_serialize(sealed, buf, len);
 	elfsig_tpm_sealed_free(sealed);
-	free(sbuf);
-	free(text);
+	return err;
+}
+
+int kl_enroll_sign_policy(struct kl_policy *pol, const struct kl_signer *s,
+			  char **text, size_t *len, uint8_t **sig,
+			  size_t *sig_len)
+{
+	uint8_t digest[KL_FP_LEN];
+	int err;
+
+	*sig = NULL;
+	memcpy(pol->authority, s->auth.fp, KL_FP_LEN);
+	pol->version = KL_POLICY_VERSION;
+	err = kl_policy_check_pcrs(&pol->sel, pol->measure_pcr);
+	if (!err)
+		err = kl_policy_format(pol, text, len);
+	if (err)
+		return err;
+	kl_sha256(*text, *len, digest);
+	err = s->sign(s->ctx, digest, sig, sig_len);
+	if (err) {
+		free(*text);
+		*text = NULL;
+	}
+	return err;
+}
+
+int kl_enroll_pcr_policy(const struct kl_enroll_opts *o,
+			 const struct kl_policy *pol, const struct kl_signer *s,
+			 char **text, size_t *len, char **path)
+{
+	struct elfsig_tpm_pcr_values vals;
+	uint8_t approved[ELFSIG_TPM_POLICY_SIZE];
+	char hex[2 * ELFSIG_TPM_POLICY_SIZE + 1];
+	int err;
+
+	*path = NULL;
+	err = kl_enroll_pcr_values(o, &pol->sel, &vals);
+	if (!err)
+		err = elfsig_tpm_pcr_policy_digest(&vals, approved);
+	if (!err)
+		err = kl_pcr_policy_sign(&vals, &s->auth, s->sign, s->ctx, text,
+					 len);
+	if (err)
+		return err;
+	/* Named after the state: signing it again replaces the same file. */
+	common_hex(approved, sizeof(approved), hex);
+	if ((o->out ? asprintf(path, "%s", o->out) :
+		      asprintf(path, "%s/%.16s.pcrpol", o->pcrpol_dir, hex)) < 0) {
+		*path = NULL;
+		free(*text);
+		*text = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int kl_write_all(struct kl_out *outs, size_t n)
+{
+	size_t i;
+	int err = 0;
+
+	/* Every file is written and synced under a temporary name first, so
+	 * a failure (full disk, missing directory) changes nothing; then the
+	 * renames, in order. A crash between them leaves files that do not
+	 * match, which the loader refuses: it fails closed. */
+	for (i = 0; i < n && !err; i++)
+		err = common_atomic_prepare(outs[i].path, outs[i].data,
+					    outs[i].len, outs[i].mode,
+					    &outs[i].tmp, kl_err);
+	for (i = 0; i < n; i++) {
+		if (err) {
+			common_atomic_abort(outs[i].tmp);
+		} else {
+			err = common_atomic_commit(outs[i].tmp, outs[i].path,
+						   kl_err);
+		}
+		outs[i].tmp = NULL;
+	}
+	return err;
+}
+
+int kl_enroll_load(const struct kl_enroll_opts *o, struct kl_policy *pol,
+		   struct kl_authority *a)
+{
+	uint8_t *buf = NULL, *sig = NULL;
+	size_t len, sig_len;
+	int err;
+
+	memset(pol, 0, sizeof(*pol));
+	memset(a, 0, sizeof(*a));
+	err = kl_read_file(AT_FDCWD, o->policy_path, KL_POLICY_MAX_SIZE, &buf,
+			   &len);
+	if (!err)
+		err = kl_policy_parse(buf, len, o->policy_path, pol);
+	/* A version 1 policy: the message names the migration. */
+	if (!err && pol->version < KL_POLICY_VERSION)
+		err = kl_policy_check_signature(pol, buf, len, NULL, 0, NULL,
+						o->policy_path);
+	if (!err)
+		err = kl_authority_load(o->authority_path, a);
+	if (!err)
+		err = kl_read_file(AT_FDCWD, o->sig_path, KL_PCRPOL_MAX_SIG, &sig,
+				   &sig_len);
+	if (!err)
+		err = kl_policy_check_signature(pol, buf, len, sig, sig_len, a,
+						o->policy_path);
+	free(buf);
+	free(sig);
+	if (err) {
+		kl_policy_free(pol);
+		kl_authority_free(a);
+	}
 	return err;
 }
 
@@ -143,4 +233,30 @@ int kl_policy_verify(struct elfsig_tpm *tpm,
 	}
 	OPENSSL_cleanse(secret, sizeof(secret));
 	return err;
+}
+
+int kl_sealed_check(const struct elfsig_tpm_sealed *sealed, const char *path,
+		    struct elfsig_tpm_opts *opts)
+{
+	const uint8_t *name, *ref;
+	size_t ref_len;
+	int err;
+
+	err = kl_sealed_pin(sealed, path, opts);
+	if (err)
+		return err;
+	/* A sealed object proves nothing about who sealed it: only one that
+	 * opens under the authority's signed PCR policies is an enrolment. */
+	if (!elfsig_tpm_sealed_authority(sealed, &name, &ref, &ref_len)) {
+		kl_err("%s: sealed to one PCR state (format version 1 enrolment), not bound to an enrolment authority: refused, migrate it with elfsig-enroll migrate --authority-key KEY",
+		       path);
+		return -EPROTO;
+	}
+	if (ref_len != strlen(KL_POLICY_REF) ||
+	    memcmp(ref, KL_POLICY_REF, ref_len)) {
+		kl_err("%s: bound to the authority's policies for another purpose (policyRef), not elfsig's",
+		       path);
+		return -EBADE;
+	}
+	return 0;
 }

@@ -19,7 +19,7 @@
 #include "elfsig_tpm.h"
 
 #define KL_FP_LEN		32		/* SHA-256 fingerprint */
-#define KL_POLICY_VERSION	1
+#define KL_POLICY_VERSION	2		/* signed by an enrolment authority */
 #define KL_POLICY_MAX_SIZE	(1024 * 1024)	/* larger policy files are refused */
 #define KL_POLICY_MAX_LINE	1024
 #define KL_MAX_KEYS		4096		/* enrolled keys, certificate files */
@@ -52,6 +52,39 @@ int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 
 void kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN]);
 
+/**
+ * kl_text_line() - the next line of a text file image
+ * @buf:    the file's bytes
+ * @len:    how many
+ * @pos:    in/out, where the next line starts
+ * @lineno: in/out, the line number, for messages
+ * @name:   the file, for messages
+ * @line:   out, the line without its newline, NUL-terminated (@max + 1
+ *          bytes)
+ * @max:    longest line allowed
+ * Return: 1 for a line, 0 at the end, -EBADMSG with a message for a line
+ * over @max bytes or with a control character (tab allowed).
+ */
+int kl_text_line(const uint8_t *buf, size_t len, size_t *pos, size_t *lineno,
+		 const char *name, char *line, size_t max);
+/**
+ * kl_dir_list() - the regular entries of a directory that do not start
+ * with a dot, in name order
+ * @dir:     the directory
+ * @what:    what it is, for messages
+ * @max:     more entries are refused (-E2BIG)
+ * @dfd_out: out, the directory, open (close() it)
+ * @out:     out, the names (free with kl_names_free())
+ * @nout:    out, how many
+ * Return: 0 or a negative errno with a message.
+ */
+int kl_dir_list(const char *dir, const char *what, size_t max, int *dfd_out,
+		char ***out, size_t *nout);
+void kl_names_free(char **names, size_t n);
+/** kl_split_directive() - "word   value  " into word and value, both
+ * trimmed, in place. */
+void kl_split_directive(char *line, char **word, char **value);
+
 /* ---- policy.c ---- */
 struct kl_policy_key {
 	uint8_t fp[KL_FP_LEN];	/* SHA-256 of the certificate's DER */
@@ -59,7 +92,9 @@ struct kl_policy_key {
 };
 
 struct kl_policy {
-	unsigned int version;
+	unsigned int version;		/* 1: sealed digest, 2: signed */
+	uint8_t authority[KL_FP_LEN];	/* v2: SHA-256 of the authority's
+					 * DER SubjectPublicKeyInfo */
 	struct elfsig_tpm_pcrsel sel;	/* PCRs the digest is sealed to */
 	unsigned int measure_pcr;	/* PCR the loader extends */
 	size_t nkeys;
@@ -210,27 +245,259 @@ int kl_pcr_values_parse(const uint8_t *buf, size_t len, const char *name,
 			const struct elfsig_tpm_pcrsel *sel,
 			struct elfsig_tpm_pcr_values *vals);
 
+/* ---- authority.c ---- */
+struct evp_pkey_st;
+
+/* The enrolment authority's public key. */
+struct kl_authority {
+	struct evp_pkey_st *key;
+	uint8_t *spki;			/* DER SubjectPublicKeyInfo */
+	size_t spki_len;
+	uint8_t fp[KL_FP_LEN];		/* SHA-256 of spki */
+	uint8_t tpm_name[ELFSIG_TPM_MAX_NAME];	/* as the TPM names it */
+};
+
+/**
+ * kl_authority_load() - the authority's public key from a file
+ * @path: PEM "PUBLIC KEY" or DER SubjectPublicKeyInfo (at most 16 KiB)
+ * @a:    out (free with kl_authority_free())
+ * Return: 0, -EKEYREJECTED for a key type outside RSA 2048/3072/4096 and
+ * ECDSA P-256/P-384, or another negative errno.
+ */
+int kl_authority_load(const char *path, struct kl_authority *a);
+/** kl_authority_from_der() - the same from DER bytes; @name for messages.
+ * Return: 0 or a negative errno. */
+int kl_authority_from_der(const uint8_t *der, size_t len, const char *name,
+			  struct kl_authority *a);
+/** kl_authority_pem() - the key as PEM, malloc'ed. Return: 0 or -ENOMEM. */
+int kl_authority_pem(const struct kl_authority *a, char **pem, size_t *len);
+/** kl_authority_verify_digest() - does @sig (RSA PKCS#1 v1.5 or DER
+ * ECDSA, SHA-256) sign @digest? Return: 0 or -EBADMSG (no message). */
+int kl_authority_verify_digest(const struct kl_authority *a,
+			       const uint8_t digest[KL_FP_LEN],
+			       const uint8_t *sig, size_t sig_len);
+void kl_authority_free(struct kl_authority *a);
+
+/**
+ * kl_policy_check_signature() - is @pol (parsed from @buf) signed by @a?
+ * @pol:     the parsed policy
+ * @buf:     the policy file's bytes, exactly as parsed
+ * @len:     how many
+ * @sig:     the detached signature over @buf (SHA-256)
+ * @sig_len: its length
+ * @a:       the configured authority (not used for a version 1 policy)
+ * @path:    for messages
+ * Return: 0, -EPROTO for a version 1 policy (with the migration command),
+ * -EBADE when it names another authority or the signature does not
+ * verify.
+ */
+int kl_policy_check_signature(const struct kl_policy *pol, const uint8_t *buf,
+			      size_t len, const uint8_t *sig, size_t sig_len,
+			      const struct kl_authority *a, const char *path);
+
+/* ---- pcrpolicy.c ---- */
+#define KL_PCRPOL_VERSION	1
+#define KL_PCRPOL_MAX_SIZE	(16 * 1024)	/* larger files are refused */
+#define KL_PCRPOL_MAX_FILES	64		/* per directory */
+#define KL_PCRPOL_MAX_SIG	512		/* RSA-4096 */
+/* The policyRef every elfsig object and PCR-policy signature carries:
+ * a signature the authority made for another purpose opens nothing. */
+#define KL_POLICY_REF		"elfsig-pcr-policy"
+
+/* A signed PCR policy: a PCR state the authority approved. */
+struct kl_pcr_policy {
+	char *name;				/* file name, for messages */
+	struct elfsig_tpm_pcr_values values;
+	uint8_t authority[KL_FP_LEN];		/* as the file names it */
+	uint8_t approved[ELFSIG_TPM_POLICY_SIZE]; /* PolicyPCR digest */
+	uint8_t sig[KL_PCRPOL_MAX_SIG];
+	size_t sig_len;
+};
+
+/**
+ * kl_pcr_policy_parse() - parse a signed PCR policy file image
+ * @buf:  the bytes
+ * @len:  how many
+ * @name: for messages (kept in @pp)
+ * @pp:   out (clear with kl_pcr_policy_clear())
+ *
+ * Strict: version line, authority, selection, one value per selected PCR,
+ * the policy digest (checked against the values) and the signature.
+ * Return: 0 or -EBADMSG with a message naming the line.
+ */
+int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
+			struct kl_pcr_policy *pp);
+/**
+ * kl_pcr_policy_sign() - approve @vals: compute the policy digest and sign
+ * it through @sign
+ * @vals: the PCR state
+ * @a:    the authority (its fingerprint goes into the file)
+ * @sign: signs a SHA-256 digest: 0 and a malloc'ed signature, or -errno
+ * @ctx:  for @sign
+ * @text: out, the file's text (malloc'ed)
+ * @len:  out, its length
+ * Return: 0 or a negative errno.
+ */
+int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
+		       const struct kl_authority *a,
+		       int (*sign)(void *ctx, const uint8_t digest[KL_FP_LEN],
+				   uint8_t **sig, size_t *sig_len),
+		       void *ctx, char **text, size_t *len);
+/**
+ * kl_pcr_policy_check() - may a signed PCR policy be used with this
+ * enrolment? Its selection must be the policy's, its authority @a, and
+ * its signature must verify (in software; the TPM checks it again)
+ * @pp:  the signed PCR policy
+ * @pol: the enrolment policy
+ * @a:   the configured authority
+ * Return: 0 or -EBADE with a message.
+ */
+int kl_pcr_policy_check(const struct kl_pcr_policy *pp,
+			const struct kl_policy *pol,
+			const struct kl_authority *a);
+void kl_pcr_policy_clear(struct kl_pcr_policy *pp);
+/**
+ * kl_pcr_policies_load() - every regular, non-hidden file of @dir, in
+ * name order, parsed and checked with kl_pcr_policy_check(); each file
+ * refused gets one line and is left out
+ * @dir: the directory
+ * @pol: the (verified) policy
+ * @a:   the authority
+ * @out: out, the usable ones (free with kl_pcr_policies_free())
+ * @n:   out, how many
+ * @bad: out, how many files were refused
+ * Return: 0, or a negative errno when the directory cannot be read or
+ * holds more than KL_PCRPOL_MAX_FILES files.
+ */
+int kl_pcr_policies_load(const char *dir, const struct kl_policy *pol,
+			 const struct kl_authority *a,
+			 struct kl_pcr_policy **out, size_t *n, size_t *bad);
+void kl_pcr_policies_free(struct kl_pcr_policy *pps, size_t n);
+
+/**
+ * kl_unseal_check() - does the TPM open @sealed now, under one of @pps, and
+ * does it hold @a's fingerprint?
+ * @tpm:    connection (pinned to the object's SRK)
+ * @sealed: the enrolment's sealed object (format version 3)
+ * @a:      the authority it must be bound to
+ * @pps:    the signed PCR policies, tried in order
+ * @n:      how many
+ * @used:   out, the index of the policy that opened it
+ * Return: 0, -EACCES when no policy matches the PCR state, -EBADE when the
+ * object is not bound to @a or holds something else, or a TPM errno.
+ */
+int kl_unseal_check(struct elfsig_tpm *tpm,
+		    const struct elfsig_tpm_sealed *sealed,
+		    const struct kl_authority *a,
+		    const struct kl_pcr_policy *pps, size_t n, size_t *used);
+
 /* ---- enroll.c ---- */
 struct kl_enroll_opts {
 	const char *policy_path;
+	const char *sig_path;		/* the policy's detached signature */
 	const char *sealed_path;
+	const char *authority_path;	/* the authority's public key */
+	const char *pcrpol_dir;		/* signed PCR policies */
+	const char *out;		/* a signed PCR policy's file, or NULL */
 	const char *pcr_values;	/* expected PCR values file, or NULL: current */
 	const char *tcti;
 	uint32_t srk_handle;
 };
 
+/* Signs SHA-256 digests with the authority's private key (elfsig-enroll
+ * holds it; the loader never does). */
+struct kl_signer {
+	int (*sign)(void *ctx, const uint8_t digest[KL_FP_LEN], uint8_t **sig,
+		    size_t *sig_len);
+	void *ctx;
+	struct kl_authority auth;	/* its public half */
+};
+
+/* A file to replace atomically, with the others of one kl_write_all(). */
+struct kl_out {
+	const char *path;
+	const void *data;
+	size_t len;
+	unsigned int mode;
+	char *tmp;			/* internal */
+};
+
 /**
- * kl_enroll_commit() - seal a policy and write it
- * @pol: the policy
- * @o:   where to write, the TPM, and the PCR values to seal to
- *
- * Seals SHA-256 of @pol's canonical text under PolicyPCR (to the current
- * PCR values, or those of @o->pcr_values), then writes the policy and the
- * sealed object, each atomically.
- * Return: 0 or a negative errno; nothing is written unless sealing worked.
+ * kl_write_all() - write every file under a temporary name and sync it,
+ * then rename them into place in order; nothing is replaced unless every
+ * file was written
+ * @outs: the files
+ * @n:    how many
+ * Return: 0 or a negative errno.
  */
-int kl_enroll_commit(const struct kl_policy *pol,
-		     const struct kl_enroll_opts *o);
+int kl_write_all(struct kl_out *outs, size_t n);
+
+/**
+ * kl_enroll_load() - read the policy, its signature and the authority's
+ * public key, and check that the authority signed exactly these bytes
+ * @o:   the paths
+ * @pol: out, the policy (free with kl_policy_free())
+ * @a:   out, the authority (free with kl_authority_free())
+ * Return: 0, -EPROTO for a version 1 policy, -EBADE when the signature
+ * does not verify, or another negative errno; one message in each case.
+ */
+int kl_enroll_load(const struct kl_enroll_opts *o, struct kl_policy *pol,
+		   struct kl_authority *a);
+
+/**
+ * kl_enroll_sign_policy() - set @pol's version and authority, format it
+ * and sign the text
+ * @pol:     the policy
+ * @s:       the authority's signer
+ * @text:    out, the policy file (malloc'ed)
+ * @len:     out, its length
+ * @sig:     out, the detached signature (malloc'ed)
+ * @sig_len: out, its length
+ * Return: 0 or a negative errno.
+ */
+int kl_enroll_sign_policy(struct kl_policy *pol, const struct kl_signer *s,
+			  char **text, size_t *len, uint8_t **sig,
+			  size_t *sig_len);
+
+/**
+ * kl_enroll_seal() - seal the authority's fingerprint under
+ * PolicyAuthorize(authority, KL_POLICY_REF) with this TPM
+ * @o:   the TPM options
+ * @a:   the authority
+ * @buf: out, the sealed-object file (malloc'ed)
+ * @len: out, its length
+ * Return: 0 or a negative errno.
+ */
+int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
+		   uint8_t **buf, size_t *len);
+
+/**
+ * kl_enroll_pcr_values() - the PCR values of @o->pcr_values, or the TPM's
+ * current ones
+ * @o:    the options
+ * @sel:  the PCRs
+ * @vals: out, the values
+ * Return: 0 or a negative errno.
+ */
+int kl_enroll_pcr_values(const struct kl_enroll_opts *o,
+			 const struct elfsig_tpm_pcrsel *sel,
+			 struct elfsig_tpm_pcr_values *vals);
+
+/**
+ * kl_enroll_pcr_policy() - a signed PCR policy for @pol's PCRs, with the
+ * values of @o->pcr_values or the current ones
+ * @o:    the options
+ * @pol:  the policy (its selection)
+ * @s:    the authority's signer
+ * @text: out, the file's text (malloc'ed)
+ * @len:  out, its length
+ * @path: out, where it goes: @o->out, else the PCR policy directory and a
+ *        name derived from the policy digest (malloc'ed)
+ * Return: 0 or a negative errno.
+ */
+int kl_enroll_pcr_policy(const struct kl_enroll_opts *o,
+			 const struct kl_policy *pol, const struct kl_signer *s,
+			 char **text, size_t *len, char **path);
 
 /**
  * kl_sealed_pin() - pin @opts to the storage root key @sealed was sealed
@@ -246,6 +513,20 @@ int kl_enroll_commit(const struct kl_policy *pol,
  */
 int kl_sealed_pin(const struct elfsig_tpm_sealed *sealed, const char *path,
 		  struct elfsig_tpm_opts *opts);
+
+/**
+ * kl_sealed_check() - kl_sealed_pin(), and the object must be an
+ * enrolment: bound with PolicyAuthorize to the PCR policies an authority
+ * signs for elfsig (policyRef KL_POLICY_REF)
+ * @sealed: the sealed object
+ * @path:   for messages
+ * @opts:   the TPM options to pin
+ * Return: 0, -EBADMSG (no SRK name), -EPROTO for an object sealed to one
+ * PCR state (version 1 enrolment: the message names elfsig-enroll
+ * migrate), -EBADE for another policyRef.
+ */
+int kl_sealed_check(const struct elfsig_tpm_sealed *sealed, const char *path,
+		    struct elfsig_tpm_opts *opts);
 
 /** kl_policy_load() - read and parse a policy file. */
 int kl_policy_load(const char *path, struct kl_policy *pol);

@@ -9,29 +9,6 @@
 
 #define HEADER_WORD	"elfsig-policy"
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* Split "word   value  " into word and value (both trimmed, in place). */
-static void split_directive(char *line, char **word, char **value)
-{
-	char *p = line, *end;
-
-	*word = p;
-	while (*p && !is_blank(*p))
-		p++;
-	if (*p)
-		*p++ = '\0';
-	while (is_blank(*p))
-		p++;
-	*value = p;
-	end = p + strlen(p);
-	while (end > p && is_blank(end[-1]))
-		*--end = '\0';
-}
-
 static int parse_uint(const char *s, unsigned int max, unsigned int *out)
 {
 	unsigned long v = 0;
@@ -155,7 +132,7 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 	char line[KL_POLICY_MAX_LINE + 1];
 	char comment[KL_POLICY_MAX_LINE + 1];
 	bool have_header = false, have_pcrs = false, have_measure = false;
-	bool have_comment = false;
+	bool have_comment = false, have_authority = false;
 	size_t pos = 0, lineno = 0;
 	int err;
 
@@ -164,36 +141,20 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 		kl_err("%s: larger than %d bytes", name, KL_POLICY_MAX_SIZE);
 		return -EBADMSG;
 	}
-	while (pos < len) {
-		const uint8_t *nl = memchr(buf + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+	while ((err = kl_text_line(buf, len, &pos, &lineno, name, line,
+				   KL_POLICY_MAX_LINE)) > 0) {
 		char *word, *value;
-		size_t i;
 
-		lineno++;
-		if (l > KL_POLICY_MAX_LINE)
-			bad("%s:%zu: line longer than %d bytes", name, lineno,
-			    KL_POLICY_MAX_LINE);
-		memcpy(line, buf + pos, l);
-		line[l] = '\0';
-		pos += l + (nl ? 1 : 0);
-		for (i = 0; i < l; i++) {
-			unsigned char c = (unsigned char)line[i];
-
-			if ((c < 0x20 && c != '\t') || c == 0x7f)
-				bad("%s:%zu: control character 0x%02x", name,
-				    lineno, c);
-		}
 		if (line[0] == '#') {
 			const char *t = line + 1;
 
-			while (is_blank(*t))
+			while (*t == ' ' || *t == '\t')
 				t++;
 			strcpy(comment, t);
 			have_comment = true;
 			continue;
 		}
-		split_directive(line, &word, &value);
+		kl_split_directive(line, &word, &value);
 		if (!*word) {
 			have_comment = false;
 			continue;
@@ -202,11 +163,21 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 			if (strcmp(word, HEADER_WORD))
 				bad("%s:%zu: expected \"%s %d\" before anything else",
 				    name, lineno, HEADER_WORD, KL_POLICY_VERSION);
+			/* Version 1 is read, for migration; the loader
+			 * refuses it (kl_policy_check_signature). */
 			if (parse_uint(value, 999, &pol->version) ||
-			    pol->version != KL_POLICY_VERSION)
-				bad("%s:%zu: unsupported policy version '%s' (this loader reads version %d)",
+			    pol->version < 1 || pol->version > KL_POLICY_VERSION)
+				bad("%s:%zu: unsupported policy version '%s' (this is version %d)",
 				    name, lineno, value, KL_POLICY_VERSION);
 			have_header = true;
+		} else if (!strcmp(word, "authority") && pol->version >= 2) {
+			if (have_authority)
+				bad("%s:%zu: second \"authority\" line", name,
+				    lineno);
+			if (parse_fingerprint(value, pol->authority))
+				bad("%s:%zu: expected \"authority sha256:<64 hex digits>\"",
+				    name, lineno);
+			have_authority = true;
 		} else if (!strcmp(word, "pcrs")) {
 			if (have_pcrs)
 				bad("%s:%zu: second \"pcrs\" line", name, lineno);
@@ -242,12 +213,16 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 		}
 		have_comment = false;
 	}
+	if (err < 0)
+		goto fail;
 	if (!have_header)
 		bad("%s: not an elfsig policy (no \"%s\" line)", name,
 		    HEADER_WORD);
-	if (!have_pcrs || !have_measure)
+	if (!have_pcrs || !have_measure ||
+	    (pol->version >= 2 && !have_authority))
 		bad("%s: missing \"%s\" line", name,
-		    have_pcrs ? "measure-pcr" : "pcrs");
+		    !have_pcrs ? "pcrs" : !have_measure ? "measure-pcr" :
+		    "authority");
 	if (kl_policy_check_pcrs(&pol->sel, pol->measure_pcr)) {
 		err = -EBADMSG;
 		goto fail;
@@ -274,6 +249,7 @@ static void clean_subject(const char *in, char *out, size_t cap)
 int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
 {
 	char sel[128], hex[2 * KL_FP_LEN + 1], subj[256];
+	char auth[2 * KL_FP_LEN + 1];
 	char *p = NULL;
 	size_t sz = 0, i;
 	FILE *f;
@@ -282,19 +258,22 @@ int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
 	*len = 0;
 	if (elfsig_tpm_pcrsel_format(&pol->sel, sel, sizeof(sel)))
 		return -EINVAL;
+	common_hex(pol->authority, KL_FP_LEN, auth);
 	f = open_memstream(&p, &sz);
 	if (!f)
 		return -ENOMEM;
 	fprintf(f,
 		"# elfsig enrolment policy (docs/keyloader.md): elfsig-keyloader loads\n"
 		"# only certificates whose SHA-256 fingerprint (of the DER) is listed\n"
-		"# here. The file's digest is sealed in the TPM: any edit, comments\n"
-		"# included, makes the loader refuse every key until it is resealed\n"
-		"# with elfsig-enroll.\n"
+		"# here, in a PCR state the authority signed a PCR policy for. The\n"
+		"# file is signed by the enrolment authority (policy.sig): any edit,\n"
+		"# comments included, makes the loader refuse every key until it is\n"
+		"# signed again with elfsig-enroll.\n"
 		"%s %d\n"
+		"authority sha256:%s\n"
 		"pcrs %s\n"
 		"measure-pcr %u\n",
-		HEADER_WORD, KL_POLICY_VERSION, sel, pol->measure_pcr);
+		HEADER_WORD, KL_POLICY_VERSION, auth, sel, pol->measure_pcr);
 	for (i = 0; i < pol->nkeys; i++) {
 		common_hex(pol->keys[i].fp, KL_FP_LEN, hex);
 		fputc('\n', f);

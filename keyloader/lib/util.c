@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -98,4 +99,139 @@ out:
 void kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN])
 {
 	SHA256(data, len, out);
+}
+
+int kl_text_line(const uint8_t *buf, size_t len, size_t *pos, size_t *lineno,
+		 const char *name, char *line, size_t max)
+{
+	const uint8_t *nl;
+	size_t l, i;
+
+	if (*pos >= len)
+		return 0;
+	nl = memchr(buf + *pos, '\n', len - *pos);
+	l = nl ? (size_t)(nl - (buf + *pos)) : len - *pos;
+	++*lineno;
+	if (l > max) {
+		kl_err("%s:%zu: line longer than %zu bytes", name, *lineno, max);
+		return -EBADMSG;
+	}
+	memcpy(line, buf + *pos, l);
+	line[l] = '\0';
+	*pos += l + (nl ? 1 : 0);
+	for (i = 0; i < l; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			kl_err("%s:%zu: control character 0x%02x", name,
+			       *lineno, c);
+			return -EBADMSG;
+		}
+	}
+	return 1;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+void kl_split_directive(char *line, char **word, char **value)
+{
+	char *p = line, *end;
+
+	*word = p;
+	while (*p && !is_blank(*p))
+		p++;
+	if (*p)
+		*p++ = '\0';
+	while (is_blank(*p))
+		p++;
+	*value = p;
+	end = p + strlen(p);
+	while (end > p && is_blank(end[-1]))
+		*--end = '\0';
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void kl_names_free(char **names, size_t n)
+{
+	size_t i;
+
+	if (!names)
+		return;
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int kl_dir_list(const char *dir, const char *what, size_t max, int *dfd_out,
+		char ***out, size_t *nout)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d;
+	int dfd, err = 0;
+
+	*out = NULL;
+	*nout = 0;
+	*dfd_out = -1;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		err = -errno;
+		kl_err("%s: cannot open %s: %s", dir, what, strerror(errno));
+		return err;
+	}
+	d = fdopendir(dup(dfd));
+	if (!d) {
+		err = -errno;
+		close(dfd);
+		return err;
+	}
+	while ((errno = 0, de = readdir(d))) {
+		char **nn;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (n >= max) {
+			kl_err("%s: more than %zu files", dir, max);
+			err = -E2BIG;
+			goto out;
+		}
+		nn = realloc(names, (n + 1) * sizeof(*names));
+		if (!nn) {
+			err = -ENOMEM;
+			goto out;
+		}
+		names = nn;
+		names[n] = strdup(de->d_name);
+		if (!names[n]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		n++;
+	}
+	if (errno) {
+		err = -errno;
+		kl_err("%s: cannot read directory: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
+out:
+	closedir(d);
+	if (err) {
+		kl_names_free(names, n);
+		close(dfd);
+		return err;
+	}
+	*out = names;
+	*nout = n;
+	*dfd_out = dfd;
+	return 0;
 }

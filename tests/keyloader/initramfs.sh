@@ -16,13 +16,14 @@ fi
 t_mktemp
 kl_swtpm_start || { echo "FAIL: swtpm: did not start"; exit 1; }
 for i in 1 2 3 4; do kl_cert "k$i" || { echo "FAIL: openssl"; exit 1; }; done
+kl_authority auth || { echo "FAIL: openssl: authority key"; exit 1; }
 kl_need_keyring k1
 
 # The enrolment the image carries.
 ETC=$T_TMP/etc-elfsig
 mkdir -p "$ETC/certs"
 cp "$T_TMP/k1.pem" "$T_TMP/k2.der" "$T_TMP/k3.pem" "$T_TMP/k4.pem" "$ETC/certs/"
-"$ENROLL" create -p "$ETC/policy" -s "$ETC/policy.sealed" \
+"$ENROLL" create -d "$ETC" -K "$T_TMP/auth.key" \
 	"$T_TMP/k1.pem" "$T_TMP/k2.der" "$T_TMP/k3.pem" >/dev/null ||
 	{ echo "FAIL: enrol"; exit 1; }
 
@@ -56,7 +57,9 @@ fi
 
 list=$(lsinitramfs "$IMG")
 missing=
+PCRPOL=$(cd "$ETC" && ls pcr-policies/*)
 for f in usr/sbin/elfsig-keyloader scripts/init-top/elfsig etc/elfsig/policy \
+	 etc/elfsig/policy.sig etc/elfsig/authority.pem "etc/elfsig/$PCRPOL" \
 	 etc/elfsig/policy.sealed etc/elfsig/certs/k1.pem etc/elfsig/certs/k2.der \
 	 etc/elfsig/certs/k4.pem; do
 	grep -qx "$f" <<<"$list" || missing="$missing $f"
@@ -135,7 +138,8 @@ rc=$?
 dlist=$(lsinitrd "$DIMG" 2>/dev/null)
 missing=
 for f in usr/sbin/elfsig-keyloader usr/lib/dracut/hooks/pre-udev/00-elfsig-keyloader.sh \
-	 etc/elfsig/policy etc/elfsig/policy.sealed etc/elfsig/certs/k2.der libtss2-tcti-device.so.0; do
+	 etc/elfsig/policy etc/elfsig/policy.sig etc/elfsig/authority.pem "etc/elfsig/$PCRPOL" \
+	 etc/elfsig/policy.sealed etc/elfsig/certs/k2.der libtss2-tcti-device.so.0; do
 	grep -q " $f\| [^ ]*/$f" <<<"$dlist" || missing="$missing $f"
 done
 [ "$rc" = 0 ] && [ -z "$missing" ] && t_pass "dracut: image with loader, hook, enrolment, TCTI device module" ||

@@ -77,3 +77,64 @@ kl_fp() { sha256sum < "$T_TMP/$1.der" | cut -d' ' -f1; }
 kl_keys() {
 	keyctl list "$1" 2>/dev/null | grep -c '^ *[0-9]*: .* asymmetric: ' || true
 }
+
+# kl_authority NAME [ec|rsa]: an enrolment authority key, $T_TMP/NAME.key
+# (ECDSA P-256 by default, or RSA-2048), and its public half NAME.pub.
+kl_authority() {
+	case ${2:-ec} in
+	ec)  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 \
+		-out "$T_TMP/$1.key" 2>/dev/null ;;
+	rsa) openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 \
+		-out "$T_TMP/$1.key" 2>/dev/null ;;
+	*)   return 1 ;;
+	esac && openssl pkey -in "$T_TMP/$1.key" -pubout -out "$T_TMP/$1.pub" 2>/dev/null
+}
+
+# kl_next_pcrs PCR DATA: the sha256:0,2,4,7 values this TPM will have once
+# PCR is extended with SHA-256(DATA), as sha256:N=HEX lines (a prediction).
+kl_next_pcrs() {
+	python3 - "$1" "$(printf '%s' "$2" | sha256sum | cut -d' ' -f1)" <<'PY'
+import hashlib, subprocess, sys, re
+out = subprocess.run(["tpm2_pcrread", "sha256:0,2,4,7"], capture_output=True, text=True).stdout
+for m in re.finditer(r"(\d+)\s*:\s*0x([0-9A-Fa-f]+)", out):
+    i, v = int(m.group(1)), bytes.fromhex(m.group(2))
+    if i == int(sys.argv[1]):
+        v = hashlib.sha256(v + bytes.fromhex(sys.argv[2])).digest()
+    print(f"sha256:{i}={v.hex()}")
+PY
+}
+
+# kl_load NAME [LOADER OPTIONS]: the loader on the enrolment in $D, into a
+# fresh keyring $KR; sets RC, its lines in $D/out, events in $D/events.
+kl_load() {
+	local name=$1; shift
+	KR=$(keyctl newring "kr-$name" @s)
+	timeout 30 "$KL" -d "$D" -k "$KR" -l "$D/events" --kmsg none "$@" >"$D/out" 2>&1
+	RC=$?
+}
+
+# kl_expect NAME RC NKEYS [LINE]: exit status, keys in $KR, $KR locked (an
+# add of $T_TMP/k3.der gets EPERM), and LINE (a glob) among the loader's
+# lines.
+kl_expect() {
+	local name=$1 rc=$2 n=$3 line=${4:-} got err l found=
+	got=$(kl_keys "$KR")
+	err=$(keyctl padd asymmetric "" "$KR" < "$T_TMP/k3.der" 2>&1 >/dev/null)
+	if [ -n "$line" ]; then
+		while IFS= read -r l; do
+			# shellcheck disable=SC2053 # a glob on purpose
+			[[ $l == $line ]] && found=1
+		done < "$D/out"
+	fi
+	if [ "$RC" != "$rc" ]; then
+		t_fail "$name" "exit $RC, expected $rc: $(tr '\n' '|' < "$D/out")"
+	elif [ "$got" != "$n" ]; then
+		t_fail "$name" "$got keys in the keyring, expected $n"
+	elif [[ $err != *"Operation not permitted"* ]]; then
+		t_fail "$name" "keyring not locked: $err"
+	elif [ -n "$line" ] && [ -z "$found" ]; then
+		t_fail "$name" "no line '$line' in: $(tr '\n' '|' < "$D/out")"
+	else
+		t_pass "$name"
+	fi
+}

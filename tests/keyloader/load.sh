@@ -15,24 +15,26 @@ t_mktemp
 kl_swtpm_start || { echo "FAIL: swtpm: did not start"; exit 1; }
 
 for i in 1 2 3 4; do kl_cert "k$i" || { echo "FAIL: openssl: cert k$i"; exit 1; }; done
+kl_authority auth || { echo "FAIL: openssl: authority key"; exit 1; }
 kl_need_keyring k1
 
-# case_setup NAME CERT...: enrol CERT... into $D/policy, copy them into
-# $D/certs, make a fresh keyring $KR.
+# case_setup NAME CERT...: enrol CERT... into $D (policy signed by the
+# authority auth, sealed object, a signed PCR policy for the current
+# state), copy them into $D/certs, make a fresh keyring $KR.
 case_setup() {
 	D=$T_TMP/$1; shift
 	mkdir -p "$D/certs"
 	local c
 	for c in "$@"; do cp "$T_TMP/$c" "$D/certs/"; done
-	(cd "$T_TMP" && "$ENROLL" create -p "$D/policy" -s "$D/policy.sealed" "$@") \
+	(cd "$T_TMP" && "$ENROLL" create -d "$D" -K "$T_TMP/auth.key" "$@") \
 		>"$D/enroll.out" 2>&1 || return 1
 	KR=$(keyctl newring "kr-$(basename "$D")" @s)
 }
 
 # run_loader [ARGS...]: the loader on $D, into $KR; sets RC, output in $D/out.
 run_loader() {
-	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
-		-k "$KR" -l "$D/events" --kmsg "$D/kmsg" "$@" >"$D/out" 2>&1
+	timeout 30 "$KL" -d "$D" -k "$KR" -l "$D/events" --kmsg "$D/kmsg" "$@" \
+		>"$D/out" 2>&1
 	RC=$?
 }
 
@@ -138,7 +140,7 @@ if case_setup pcr k1.pem k2.pem k3.pem; then
 	tpm2_pcrextend "7:sha256=$(printf 'firmware update' | sha256sum | cut -d' ' -f1)"
 	run_loader
 	expect "PCR 7 extended after enrolment: 0 keys, locked" 5 0
-	grep -q "PCR state differs" "$D/kmsg" &&
+	grep -q "no signed PCR policy matches the current PCR state" "$D/kmsg" &&
 		t_pass "PCR mismatch reported on kmsg" ||
 		t_fail "PCR mismatch reported on kmsg" "$(cat "$D/kmsg")"
 else
@@ -150,9 +152,9 @@ if case_setup edit k1.pem k2.pem k3.pem; then
 	sed -i 's/^# O=elfsig,CN=elfsig test k1/# CN=someone else/' "$D/policy"
 	run_loader
 	expect "policy comment edited: 0 keys, locked" 6 0
-	out=$("$ENROLL" check -p "$D/policy" -s "$D/policy.sealed" 2>&1) &&
+	out=$("$ENROLL" check -d "$D" 2>&1) &&
 		t_fail "enroll check: an edited policy fails" "$out" ||
-		{ grep -q "does not match the sealed digest" <<<"$out" &&
+		{ grep -q "the signature does not verify with the enrolment authority's key" <<<"$out" &&
 		  t_pass "enroll check: an edited policy fails" ||
 		  t_fail "enroll check: an edited policy fails" "$out"; }
 else
@@ -260,7 +262,7 @@ PY
 	expect "certificate directory missing: 0 keys, locked" 3 0
 	KR=$(keyctl newring kr-notring @s)
 	UK=$(keyctl add user not-a-keyring data "$KR")
-	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+	timeout 30 "$KL" -d "$D" \
 		-k "$UK" --kmsg none -l "$D/events" >"$D/out" 2>&1
 	RC=$?
 	[ "$RC" = 7 ] && grep -q "is not a keyring" "$D/out" &&
@@ -273,9 +275,11 @@ else
 	t_fail "inputs" "enrol failed"
 fi
 
-# 9. One command each: remove, add, reseal to a predicted PCR state.
+# 9. One command each: remove, add (signed again, no TPM write), a signed
+# PCR policy for a predicted state next to the current one.
 if case_setup rotate k1.pem k2.pem k3.pem; then
-	P=(-p "$D/policy" -s "$D/policy.sealed")
+	P=(-d "$D" -K "$T_TMP/auth.key")
+	sealed_sum=$(sha256sum < "$D/policy.sealed")
 	"$ENROLL" remove "${P[@]}" "$T_TMP/k2.pem" >/dev/null &&
 	run_loader && expect "remove k2: k1 and k3 load (k2 refused)" 1 2
 	KR=$(keyctl newring kr-add @s)
@@ -285,42 +289,54 @@ if case_setup rotate k1.pem k2.pem k3.pem; then
 	KR=$(keyctl newring kr-remove-fp @s)
 	"$ENROLL" remove "${P[@]}" "sha256:$(kl_fp k4)" >/dev/null &&
 	rm "$D/certs/k4.der" && run_loader && expect "remove by fingerprint" 0 2
-	# Predict PCR 4 after one more extend, seal to that, then extend.
+	[ "$(sha256sum < "$D/policy.sealed")" = "$sealed_sum" ] &&
+		t_pass "add and remove only sign: the sealed object is unchanged" ||
+		t_fail "add and remove only sign: the sealed object is unchanged"
+	# Predict PCR 4 after one more extend (a new kernel) and sign a PCR
+	# policy for it: the current and the next state both load.
 	ext=$(printf 'next kernel' | sha256sum | cut -d' ' -f1)
-	python3 - "$ext" > "$D/next.pcrs" <<PY
-import hashlib, subprocess, sys, re
-out = subprocess.run(["tpm2_pcrread", "sha256:0,2,4,7"], capture_output=True, text=True).stdout
-for m in re.finditer(r"(\d+)\s*:\s*0x([0-9A-Fa-f]+)", out):
-    i, v = int(m.group(1)), bytes.fromhex(m.group(2))
-    if i == 4:
-        v = hashlib.sha256(v + bytes.fromhex(sys.argv[1])).digest()
-    print(f"sha256:{i}={v.hex()}")
-PY
-	"$ENROLL" reseal "${P[@]}" --pcr-values "$D/next.pcrs" >/dev/null || t_fail "reseal" "failed"
+	kl_next_pcrs 4 'next kernel' > "$D/next.pcrs"
+	"$ENROLL" sign-pcr-policy "${P[@]}" --pcr-values "$D/next.pcrs" \
+		-o "$D/pcr-policies/next.pcrpol" >/dev/null || t_fail "sign-pcr-policy" "failed"
 	KR=$(keyctl newring kr-before @s)
 	run_loader
-	expect "resealed to the next state: refused before it" 5 0
-	"$ENROLL" check "${P[@]}" >"$D/out" 2>&1 &&
-		t_fail "enroll check: fails before the next state" ||
-		t_pass "enroll check: fails before the next state"
+	expect "two signed states: the current one still loads" 0 2
 	tpm2_pcrextend "4:sha256=$ext"
 	KR=$(keyctl newring kr-after @s)
 	run_loader
-	expect "resealed to the next state: loads once reached" 0 2
-	"$ENROLL" check "${P[@]}" >"$D/out" 2>&1 &&
-		grep -q "unseals in the current PCR state (2 keys)" "$D/out" &&
-		t_pass "enroll check: passes in the next state" ||
-		t_fail "enroll check: passes in the next state" "$(cat "$D/out")"
-	# Move to another selection and measurement PCR: one command.
-	"$ENROLL" reseal "${P[@]}" --pcrs sha256:0,7 --measure-pcr 14 >"$D/out" 2>&1 &&
-		"$ENROLL" show "${P[@]}" | grep -q "sealed to sha256:0,7, measured into PCR 14" &&
-		t_pass "reseal --pcrs --measure-pcr changes the policy" ||
-		t_fail "reseal --pcrs --measure-pcr changes the policy" "$(cat "$D/out")"
-	tpm2_pcrextend "4:sha256=$ext"	# no longer sealed to
+	expect "two signed states: the predicted one loads once reached" 0 2
+	grep -q "enrolment unsealed under $D/pcr-policies/next.pcrpol" "$D/out" &&
+		t_pass "the loader names the PCR policy that opened the enrolment" ||
+		t_fail "the loader names the PCR policy that opened the enrolment" "$(cat "$D/out")"
+	[ "$(sha256sum < "$D/policy.sealed")" = "$sealed_sum" ] &&
+		t_pass "the update took no TPM write: the sealed object is unchanged" ||
+		t_fail "the update took no TPM write: the sealed object is unchanged"
+	"$ENROLL" check -d "$D" >"$D/out" 2>&1 &&
+		grep -q "unseals under $D/pcr-policies/next.pcrpol" "$D/out" &&
+		t_pass "enroll check: passes in the next state, names its policy" ||
+		t_fail "enroll check: passes in the next state, names its policy" "$(cat "$D/out")"
+	# One more extend: neither signed state, nothing loads.
+	tpm2_pcrextend "4:sha256=$ext"
+	KR=$(keyctl newring kr-unsigned @s)
+	run_loader
+	expect "a PCR state nobody signed: 0 keys, locked" 5 0
+	"$ENROLL" check -d "$D" >"$D/out" 2>&1 &&
+		t_fail "enroll check: fails in an unsigned state" ||
+		t_pass "enroll check: fails in an unsigned state"
+	# Move to another selection and measurement PCR: one command, which
+	# signs a PCR policy for the new selection too.
+	"$ENROLL" add "${P[@]}" "$T_TMP/k1.pem" --pcrs sha256:0,7 --measure-pcr 14 >"$D/out" 2>&1 &&
+		"$ENROLL" show -d "$D" | grep -q "PCRs sha256:0,7, measured into PCR 14" &&
+		t_pass "add --pcrs --measure-pcr changes the policy" ||
+		t_fail "add --pcrs --measure-pcr changes the policy" "$(cat "$D/out")"
+	tpm2_pcrextend "4:sha256=$ext"	# no longer covered
 	KR=$(keyctl newring kr-moved @s)
 	: > "$D/events"
 	run_loader
 	expect "after the move, PCR 4 no longer matters" 0 2
+	[ "$(grep -c "covers other PCRs than the policy's sha256:0,7" "$D/out")" = 2 ] &&
+		t_pass "the PCR policies of the old selection are refused, one line each" ||
+		t_fail "the PCR policies of the old selection are refused, one line each" "$(cat "$D/out")"
 	[ "$(grep -c '^14 sha256:' "$D/events")" = 3 ] && ! grep -q '^13 ' "$D/events" &&
 		t_pass "events go to the new measurement PCR 14" ||
 		t_fail "events go to the new measurement PCR 14" "$(cut -c1-40 "$D/events" | tr '\n' '|')"
@@ -389,9 +405,9 @@ else
 fi
 
 # 12. Enrolment refuses what the loader would: bad PCR value files leave
-# both files untouched; a measurement PCR that is sealed or resettable.
+# every file untouched; a measurement PCR that is sealed or resettable.
 if case_setup values k1.pem k2.pem; then
-	P=(-p "$D/policy" -s "$D/policy.sealed")
+	P=(-d "$D" -K "$T_TMP/auth.key")
 	good=$(tpm2_pcrread sha256:0,2,4,7 | sed -n 's/^ *\([0-9]*\) *: 0x\(.*\)/sha256:\1=\2/p')
 	printf '%s\n' "$good" | grep -v 'sha256:7=' > "$D/v1"			# PCR 7 missing
 	{ printf '%s\n' "$good"; echo "sha256:7=$(printf '%064d' 0)"; } > "$D/v2"	# PCR 7 twice
@@ -401,33 +417,35 @@ if case_setup values k1.pem k2.pem; then
 	head -c 300 /dev/urandom > "$D/v6"
 	# tpm2_pcrread's own output is accepted as it is (all banks listed).
 	tpm2_pcrread sha1:0,2,4,7+sha256:0,2,4,7 > "$D/v-tpm2"
-	if "$ENROLL" reseal "${P[@]}" --pcr-values "$D/v-tpm2" >"$D/out" 2>&1 &&
-	   "$ENROLL" check "${P[@]}" >>"$D/out" 2>&1; then
+	rm "$D"/pcr-policies/*
+	if "$ENROLL" sign-pcr-policy "${P[@]}" --pcr-values "$D/v-tpm2" >"$D/out" 2>&1 &&
+	   "$ENROLL" check -d "$D" >>"$D/out" 2>&1; then
 		t_pass "--pcr-values takes tpm2_pcrread output"
 	else
 		t_fail "--pcr-values takes tpm2_pcrread output" "$(cat "$D/out")"
 	fi
-	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
+	sums=$(cat "$D/policy" "$D/policy.sig" "$D/policy.sealed" "$D"/pcr-policies/* | sha256sum)
 	bad=0
 	for v in v1 v2 v3 v4 v5 v6; do
-		"$ENROLL" reseal "${P[@]}" --pcr-values "$D/$v" >"$D/out" 2>&1 && bad=$((bad + 1))
+		"$ENROLL" sign-pcr-policy "${P[@]}" --pcr-values "$D/$v" >"$D/out" 2>&1 && bad=$((bad + 1))
 	done
-	[ "$bad" = 0 ] && [ "$(cat "$D/policy" "$D/policy.sealed" | sha256sum)" = "$sums" ] &&
+	[ "$bad" = 0 ] && [ "$(cat "$D/policy" "$D/policy.sig" "$D/policy.sealed" "$D"/pcr-policies/* | sha256sum)" = "$sums" ] &&
+		[ "$(find "$D/pcr-policies" -type f | wc -l)" = 1 ] &&
 		t_pass "malformed PCR value files refused, files untouched" ||
 		t_fail "malformed PCR value files refused, files untouched" "$bad accepted"
 	# A write that fails (here: no directory for the sealed object)
-	# changes neither file and leaves no temporary behind.
-	sums=$(cat "$D/policy" "$D/policy.sealed" | sha256sum)
-	if ! "$ENROLL" add -p "$D/policy" -s "$D/nodir/policy.sealed" "$T_TMP/k3.pem" >"$D/out" 2>&1 &&
-	   [ "$(cat "$D/policy" "$D/policy.sealed" | sha256sum)" = "$sums" ] &&
-	   [ -z "$(find "$D" -maxdepth 1 -name '*.tmp.*')" ]; then
+	# changes no file and leaves no temporary behind.
+	sums=$(cat "$D/policy" "$D/policy.sig" "$D/authority.pem" "$D/policy.sealed" | sha256sum)
+	if ! "$ENROLL" create -f "${P[@]}" -s "$D/nodir/policy.sealed" "$T_TMP/k3.pem" >"$D/out" 2>&1 &&
+	   [ "$(cat "$D/policy" "$D/policy.sig" "$D/authority.pem" "$D/policy.sealed" | sha256sum)" = "$sums" ] &&
+	   [ -z "$(find "$D" -name '*.tmp.*')" ]; then
 		t_pass "a failed write changes nothing, leaves no temporary file"
 	else
 		t_fail "a failed write changes nothing, leaves no temporary file" "$(cat "$D/out"; ls "$D")"
 	fi
-	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --pcrs sha256:0,7,13 "$T_TMP/k1.pem" >"$D/out" 2>&1
+	"$ENROLL" create -f "${P[@]}" -p "$D/p2" -s "$D/s2" --pcrs sha256:0,7,13 "$T_TMP/k1.pem" >"$D/out" 2>&1
 	rc1=$?
-	"$ENROLL" create -f -p "$D/p2" -s "$D/s2" --measure-pcr 16 "$T_TMP/k1.pem" >"$D/out" 2>&1
+	"$ENROLL" create -f "${P[@]}" -p "$D/p2" -s "$D/s2" --measure-pcr 16 "$T_TMP/k1.pem" >"$D/out" 2>&1
 	rc2=$?
 	[ "$rc1" = 2 ] && [ "$rc2" = 2 ] && [ ! -e "$D/p2" ] &&
 		t_pass "measurement PCR sealed or resettable: refused at enrolment" ||
@@ -455,7 +473,7 @@ fi
 
 # 14. The event log cannot be written: keys loaded and locked, status 9.
 if case_setup nolog k1.pem k2.pem; then
-	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+	timeout 30 "$KL" -d "$D" \
 		-k "$KR" -l /dev/full --kmsg "$D/kmsg" >"$D/out" 2>&1
 	RC=$?
 	expect "event log unwritable: loaded, locked, status 9" 9 2
@@ -468,7 +486,7 @@ fi
 # show that.)
 if [ -w /dev/kmsg ] && dmesg >/dev/null 2>&1 && case_setup kmsg k1.pem; then
 	token=kmsgprobe-$$-$RANDOM
-	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/$token" \
+	timeout 30 "$KL" -d "$D" -c "$D/$token" \
 		-k "$KR" -l "$D/events" --kmsg /dev/kmsg >"$D/out" 2>&1
 	RC=$?
 	if dmesg | grep -q "elfsig-keyloader: $D/$token: cannot open certificate directory" &&
@@ -508,7 +526,9 @@ for args in "--pcrs sha256:0,16" "--pcrs sha256:7,23" "--pcrs sha256:0,17" \
 	[ "$rc" = 2 ] && [ ! -e "$T_TMP/pp" ] && [ ! -e "$T_TMP/ps" ] && [ "$(wc -l < "$T_TMP/pout")" = 1 ] &&
 		t_pass "enrolment refuses $args" || t_fail "enrolment refuses $args" "rc=$rc $(cat "$T_TMP/pout")"
 done
-"$ENROLL" create -f -p "$T_TMP/pp" -s "$T_TMP/ps" --measure-pcr 14 "$T_TMP/k1.pem" >"$T_TMP/pout" 2>&1 &&
+mkdir -p "$T_TMP/ctl"
+"$ENROLL" create -f -d "$T_TMP/ctl" -K "$T_TMP/auth.key" -p "$T_TMP/pp" -s "$T_TMP/ps" \
+	--measure-pcr 14 "$T_TMP/k1.pem" >"$T_TMP/pout" 2>&1 &&
 	t_pass "control: --measure-pcr 14 is enrolled" || t_fail "control: --measure-pcr 14 is enrolled" "$(cat "$T_TMP/pout")"
 
 # 19. The first failure decides the status: no enrolled certificate present
@@ -516,7 +536,7 @@ done
 # "partial", never "loaded and locked, measurement incomplete" (9).
 if case_setup first-fail k1.pem; then
 	rm -f "$D/certs/"*; cp "$T_TMP/k2.pem" "$D/certs/"
-	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+	timeout 30 "$KL" -d "$D" \
 		-k "$KR" -l "$D/no/such/dir/events" --kmsg "$D/kmsg" >"$D/out" 2>&1
 	RC=$?
 	expect "the first failure decides the status (partial, then a log error)" 1 0
@@ -527,9 +547,11 @@ fi
 # 20. elfsig-enroll never replaces a device node (or any non-regular file)
 # with its policy or sealed object.
 if [ "$(id -u)" = 0 ] && mknod "$T_TMP/node" c 1 3 2>/dev/null; then
+	mkdir -p "$T_TMP/dev"
 	for which in p s; do
 		if [ $which = p ]; then args=(-p "$T_TMP/node" -s "$T_TMP/ns"); else args=(-p "$T_TMP/np" -s "$T_TMP/node"); fi
-		"$ENROLL" create -f "${args[@]}" "$T_TMP/k1.pem" >"$T_TMP/nout" 2>&1
+		"$ENROLL" create -f -d "$T_TMP/dev" -K "$T_TMP/auth.key" "${args[@]}" \
+			"$T_TMP/k1.pem" >"$T_TMP/nout" 2>&1
 		rc=$?
 		[ "$rc" != 0 ] && [ -c "$T_TMP/node" ] && grep -q "exists and is not a regular file" "$T_TMP/nout" &&
 			[ ! -e "$T_TMP/np" ] && [ ! -e "$T_TMP/ns" ] &&
@@ -544,7 +566,7 @@ fi
 # stalls the boot: the loader goes on, loads, locks, and says why.
 if case_setup fifo-log k1.pem; then
 	mkfifo "$D/fifo"
-	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
+	timeout 30 "$KL" -d "$D" \
 		-k "$KR" -l "$D/fifo" --kmsg "$D/kmsg" >"$D/out" 2>&1
 	RC=$?
 	expect "an event log that is a FIFO: no hang, keys loaded and locked (9)" 9 1

@@ -9,12 +9,14 @@ set -u
 kl_need openssl python3 timeout
 [ -x "$ENROLL" ] || { echo "FAIL: build: $ENROLL missing"; exit 1; }
 t_mktemp
-kl_cert k1 && kl_cert k2 || { echo "FAIL: openssl: certs"; exit 1; }
+kl_cert k1 && kl_cert k2 && kl_authority auth || { echo "FAIL: openssl: certs"; exit 1; }
 FP1=$(kl_fp k1)
 FP2=$(kl_fp k2)
+AFP=$(openssl pkey -pubin -in "$T_TMP/auth.pub" -outform DER | sha256sum | cut -d' ' -f1)
+H="elfsig-policy 2\nauthority sha256:$AFP"	# a version 2 header
 
 good_policy() {
-	printf '# reviewed\nelfsig-policy 1\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\n# CN=one\nkey sha256:%s\nkey sha256:%s\n' "$FP1" "$FP2"
+	printf "# reviewed\n$H\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\n# CN=one\nkey sha256:%s\nkey sha256:%s\n" "$FP1" "$FP2"
 }
 
 # refused NAME FILE PATTERN: `show` fails (status 1) with one message that
@@ -34,7 +36,8 @@ refused() {
 P=$T_TMP/policy
 good_policy > "$P"
 out=$("$ENROLL" show -p "$P" 2>&1)
-if grep -q "sealed to sha256:0,2,4,7, measured into PCR 13, 2 keys" <<<"$out" &&
+if grep -q "policy version 2, PCRs sha256:0,2,4,7, measured into PCR 13, 2 keys" <<<"$out" &&
+   grep -q "authority sha256:$AFP" <<<"$out" &&
    grep -q "sha256:$FP1 CN=one" <<<"$out" && grep -q "sha256:$FP2 \$" <<<"$out"; then
 	t_pass "a valid policy parses, subject comments attach to their key"
 else
@@ -43,10 +46,18 @@ fi
 
 # shellcheck disable=SC2059 # the callers pass the format on purpose
 case_file() { printf "$@" > "$P"; }
-case_file 'pcrs sha256:0\nelfsig-policy 1\nmeasure-pcr 13\n'
-refused "header not first" "$P" ':1: expected "elfsig-policy 1"'
+case_file 'pcrs sha256:0\nelfsig-policy 2\nmeasure-pcr 13\n'
+refused "header not first" "$P" ':1: expected "elfsig-policy 2"'
+case_file 'elfsig-policy 3\npcrs sha256:0\nmeasure-pcr 13\n'
+refused "unknown version" "$P" "unsupported policy version '3' (this is version 2)"
 case_file 'elfsig-policy 2\npcrs sha256:0\nmeasure-pcr 13\n'
-refused "unknown version" "$P" "unsupported policy version '2'"
+refused "version 2 without its authority" "$P" 'missing "authority" line'
+case_file "$H\\nauthority sha256:$AFP\\npcrs sha256:0\\nmeasure-pcr 13\\n"
+refused "two authority lines" "$P" ':3: second "authority" line'
+case_file 'elfsig-policy 2\nauthority sha1:%s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"
+refused "bad authority line" "$P" ':2: expected "authority sha256:'
+case_file 'elfsig-policy 1\nauthority sha256:%s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"
+refused "version 1 knows no authority" "$P" ":2: unknown directive 'authority'"
 case_file 'elfsig-policy 1\npcrs sha256:0\npcrs sha256:1\nmeasure-pcr 13\n'
 refused "two pcrs lines" "$P" ':3: second "pcrs" line'
 for sel in sha999:1 sha256:24 sha256: 'sha256:0,,1' sha256:99999999999; do
@@ -109,7 +120,8 @@ refused "policy is a directory" "$P" "not a regular file"
 cert_refused() {
 	local name=$1 file=$2 pat=$3 out rc
 	out=$(TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=1 timeout 20 \
-		"$ENROLL" create -p "$T_TMP/newpolicy" -s "$T_TMP/newsealed" "$file" 2>&1); rc=$?
+		"$ENROLL" create -d "$T_TMP" -K "$T_TMP/auth.key" -p "$T_TMP/newpolicy" \
+		-s "$T_TMP/newsealed" "$file" 2>&1); rc=$?
 	if [ "$rc" != 1 ] || [ -e "$T_TMP/newpolicy" ]; then
 		t_fail "$name" "exit $rc: $out"
 	elif ! grep -q -- "$pat" <<<"$out"; then

@@ -3,8 +3,9 @@
 # The enrolment pins the TPM's storage root key: the sealed object records
 # the SRK's name, and elfsig-keyloader refuses any other SRK (another TPM,
 # a substituted persistent key) with status 11, the keyring locked. An
-# object written before the pin (format version 1) is refused with status
-# 3 until `elfsig-enroll reseal` rewrites it.
+# enrolment from before the enrolment authority (a version 1 policy, its
+# digest sealed to one PCR state, with or without the pin) is refused with
+# status 3 until `elfsig-enroll migrate` rewrites it.
 set -u
 . "$(dirname "$0")/lib-kl.sh"
 
@@ -17,6 +18,7 @@ t_mktemp
 kl_swtpm_start || { echo "FAIL: swtpm: did not start"; exit 1; }
 TPM_A=$TPM2TOOLS_TCTI
 for i in 1 2 3; do kl_cert "k$i" || { echo "FAIL: openssl: cert k$i"; exit 1; }; done
+kl_authority auth || { echo "FAIL: openssl: authority key"; exit 1; }
 kl_need_keyring k1
 SRK_ATTRS='restricted|decrypt|fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda'
 
@@ -25,55 +27,26 @@ enrol() {
 	D=$T_TMP/$1; shift
 	mkdir -p "$D/certs"
 	cp "$T_TMP/k1.pem" "$T_TMP/k2.der" "$D/certs/"
-	"$ENROLL" create -p "$D/policy" -s "$D/policy.sealed" "$@" \
+	"$ENROLL" create -d "$D" -K "$T_TMP/auth.key" "$@" \
 		"$T_TMP/k1.pem" "$T_TMP/k2.der" >"$D/enroll.out" 2>&1
 }
 
-# load NAME [LOADER OPTIONS]: the loader on $D into a fresh keyring;
-# sets RC and KR, output in $D/out.
-load() {
-	local name=$1; shift
-	KR=$(keyctl newring "kr-$name" @s)
-	timeout 30 "$KL" -p "$D/policy" -s "$D/policy.sealed" -c "$D/certs" \
-		-k "$KR" -l "$D/events" --kmsg none "$@" >"$D/out" 2>&1
-	RC=$?
-}
-
-# expect NAME RC NKEYS [LINE]: exit status, keys in the keyring, keyring
-# locked (a further add gets EPERM), and LINE among the loader's output.
-expect() {
-	local name=$1 rc=$2 n=$3 line=${4:-} got err
-	got=$(kl_keys "$KR")
-	err=$(keyctl padd asymmetric "" "$KR" < "$T_TMP/k3.der" 2>&1 >/dev/null)
-	if [ "$RC" != "$rc" ]; then
-		t_fail "$name" "exit $RC, expected $rc: $(tr '\n' '|' < "$D/out")"
-	elif [ "$got" != "$n" ]; then
-		t_fail "$name" "$got keys in the keyring, expected $n"
-	elif [[ $err != *"Operation not permitted"* ]]; then
-		t_fail "$name" "keyring not locked: $err"
-	elif [ -n "$line" ] && ! grep -qxF "$line" "$D/out"; then
-		t_fail "$name" "no line '$line' in: $(tr '\n' '|' < "$D/out")"
-	else
-		t_pass "$name"
-	fi
-}
-
-# 1. Enrolment records the SRK's name in the sealed object (format 2).
+# 1. Enrolment records the SRK's name in the sealed object (format 3).
 if enrol pin; then
 	srk=$("$BUILD/elfsig-tpm" srkname)
 	python3 - "$D/policy.sealed" "$srk" <<'PY' &&
 import sys
 b, name = open(sys.argv[1], "rb").read(), bytes.fromhex(sys.argv[2])
-off = 12 + 10 + 4 * 32                  # header, selection, sha256:0,2,4,7
-assert b[8:10] == b"\0\2", b[8:10]
+off = 12 + 2 + 34 + 2 + 17              # header, authority name, policyRef
+assert b[8:10] == b"\0\3", b[8:10]
 assert b[off:off + 2 + len(name)] == len(name).to_bytes(2, "big") + name
 PY
 		t_pass "enrolment records the SRK's name in the sealed object" ||
 		t_fail "enrolment records the SRK's name in the sealed object" "$srk"
 
 	# (a) The enrolled TPM: loads.
-	load same
-	expect "the enrolled TPM: both keys load" 0 2
+	kl_load same
+	kl_expect "the enrolled TPM: both keys load" 0 2
 
 	# (b) Another TPM (its own owner seed, so another SRK): refused by
 	# the pin before anything is unsealed, status 11, locked, measured.
@@ -81,8 +54,8 @@ PY
 		TPM_B=$TPM2TOOLS_TCTI
 		export TPM2TOOLS_TCTI=$TPM_A
 		: > "$D/events"
-		load other -T "$TPM_B"
-		expect "another TPM: status 11, no key, locked" 11 0 \
+		kl_load other -T "$TPM_B"
+		kl_expect "another TPM: status 11, no key, locked" 11 0 \
 			"elfsig-keyloader: TPM's storage root key is not the enrolled one (another TPM, a cleared TPM, a substituted key or forged TPM responses): no key loaded"
 		grep -qxF "elfsig-keyloader: storage root key is not the pinned one (its name differs): another TPM, a cleared owner seed, or a substituted key" "$D/out" &&
 		grep -qF "keyring locked (exit 11: srk-mismatch)" "$D/out" &&
@@ -91,7 +64,7 @@ PY
 			t_pass "another TPM: the reason, the status word, the measured outcome, nothing left loaded" ||
 			t_fail "another TPM: the reason, the status word, the measured outcome, nothing left loaded" \
 				"$(tr '\n' '|' < "$D/out") $(cat "$D/events")"
-		out=$("$ENROLL" check -p "$D/policy" -s "$D/policy.sealed" -T "$TPM_B" 2>&1) &&
+		out=$("$ENROLL" check -d "$D" -T "$TPM_B" 2>&1) &&
 			t_fail "enroll check on another TPM fails" "$out" ||
 			{ [[ $out == *"storage root key is not the pinned one"* ]] &&
 			  t_pass "enroll check on another TPM fails" ||
@@ -110,13 +83,13 @@ tpm2_createprimary -Q -C o -g sha256 -G ecc256:aes128cfb -a "$SRK_ATTRS" -c "$T_
 	tpm2_evictcontrol -Q -C o -c "$T_TMP/srk.ctx" 0x81000001 && tpm2_flushcontext -t ||
 	t_fail "persistent SRK" "cannot persist the SRK"
 if enrol persistent --srk-handle 0x81000001; then
-	load persistent --srk-handle 0x81000001
-	expect "persistent SRK: loads" 0 2
+	kl_load persistent --srk-handle 0x81000001
+	kl_expect "persistent SRK: loads" 0 2
 	tpm2_evictcontrol -Q -C o -c 0x81000001
 	tpm2_createprimary -Q -C e -g sha256 -G ecc256:aes128cfb -a "$SRK_ATTRS" -c "$T_TMP/fake.ctx" &&
 		tpm2_evictcontrol -Q -C o -c "$T_TMP/fake.ctx" 0x81000001 && tpm2_flushcontext -t
-	load substituted --srk-handle 0x81000001
-	expect "persistent SRK substituted (same template, other key): status 11, no key, locked" 11 0 \
+	kl_load substituted --srk-handle 0x81000001
+	kl_expect "persistent SRK substituted (same template, other key): status 11, no key, locked" 11 0 \
 		"elfsig-keyloader: storage root key is not the pinned one (its name differs): another TPM, a cleared owner seed, or a substituted key"
 	[ -z "$(tpm2_getcap handles-transient)" ] &&
 		t_pass "substituted SRK: nothing left loaded" ||
@@ -125,31 +98,63 @@ else
 	t_fail "persistent SRK" "enrol failed: $(cat "$D/enroll.out")"
 fi
 
-# 3. A sealed object written before the pin: format version 1, the same
-# layout without the SRK's name (what elfsig-enroll wrote until now).
-if enrol v1; then
-	python3 - "$D/policy.sealed" <<'PY' || t_fail "version 1 object" "the enrolment did not write version 2"
+# 3. Enrolments from before the authority: a version 1 policy whose
+# digest is sealed to one PCR state, as elfsig-enroll wrote them (sealed
+# object version 2, or version 1 from before the pin). Refused with the
+# one command that migrates them; migrate checks that the TPM still
+# vouches for the policy, then signs and seals it anew.
+# v1_enrol NAME [v1]: such an enrolment of k1, k2 into $D.
+v1_enrol() {
+	D=$T_TMP/$1
+	mkdir -p "$D/certs"
+	cp "$T_TMP/k1.pem" "$T_TMP/k2.der" "$D/certs/"
+	printf '# old\nelfsig-policy 1\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\nkey sha256:%s\nkey sha256:%s\n' \
+		"$(kl_fp k1)" "$(kl_fp k2)" > "$D/policy"
+	sha256sum < "$D/policy" | cut -d' ' -f1 | xxd -r -p > "$D/digest"
+	"$BUILD/elfsig-tpm" seal --pcrs sha256:0,2,4,7 --in "$D/digest" \
+		--out "$D/policy.sealed" >/dev/null || return 1
+	[ "${2:-}" = v1 ] || return 0
+	python3 - "$D/policy.sealed" <<'PY'
 import sys
 p = sys.argv[1]; b = open(p, "rb").read()
 off = 12 + 10 + 4 * 32
 assert b[8:10] == b"\0\2" and b[off:off + 2] == b"\0\x22"
 open(p, "wb").write(b[:8] + b"\0\1" + b[10:off] + b[off + 36:])
 PY
-	load v1
-	expect "version 1 sealed object: refused, status 3, no key, locked" 3 0 \
-		"elfsig-keyloader: $D/policy.sealed: sealed object does not pin the TPM's storage root key (written before enrolment recorded it): refused, run elfsig-enroll reseal"
-	out=$("$ENROLL" check -p "$D/policy" -s "$D/policy.sealed" 2>&1) &&
-		t_fail "enroll check refuses a version 1 object" "$out" ||
-		{ [[ $out == *"does not pin the TPM's storage root key"* ]] &&
-		  t_pass "enroll check refuses a version 1 object" ||
-		  t_fail "enroll check refuses a version 1 object" "$out"; }
-	"$ENROLL" reseal -p "$D/policy" -s "$D/policy.sealed" >"$D/out" 2>&1 &&
-		[ "$(od -An -tx1 -j8 -N2 "$D/policy.sealed" | tr -d ' ')" = 0002 ] &&
-		t_pass "elfsig-enroll reseal rewrites it as version 2" ||
-		t_fail "elfsig-enroll reseal rewrites it as version 2" "$(cat "$D/out")"
-	load v1-resealed
-	expect "after reseal: both keys load" 0 2
+}
+MIGRATE_LINE="refused, migrate it with elfsig-enroll migrate --authority-key KEY"
+for v in v2 v1; do
+	if v1_enrol "old-$v" $v; then
+		kl_load "old-$v"
+		kl_expect "version 1 enrolment (sealed object $v): refused, status 3, no key, locked" 3 0 \
+			"elfsig-keyloader: $D/policy: policy format version 1 is sealed to one PCR state and not signed by an enrolment authority: $MIGRATE_LINE"
+		out=$("$ENROLL" check -d "$D" 2>&1) &&
+			t_fail "enroll check refuses a version 1 enrolment ($v)" "$out" ||
+			{ [[ $out == *"$MIGRATE_LINE"* ]] &&
+			  t_pass "enroll check refuses a version 1 enrolment ($v)" ||
+			  t_fail "enroll check refuses a version 1 enrolment ($v)" "$out"; }
+		"$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" >"$D/mout" 2>&1 &&
+			[ "$(od -An -tx1 -j8 -N2 "$D/policy.sealed" | tr -d ' ')" = 0003 ] &&
+			grep -q "^elfsig-policy 2\$" "$D/policy" &&
+			t_pass "elfsig-enroll migrate rewrites it (policy 2, sealed object 3) ($v)" ||
+			t_fail "elfsig-enroll migrate rewrites it ($v)" "$(cat "$D/mout")"
+		kl_load "old-$v-migrated"
+		kl_expect "after migrate: both keys load ($v)" 0 2
+	else
+		t_fail "version 1 enrolment ($v)" "could not write it"
+	fi
+done
+# An edited version 1 policy is not migrated: the TPM does not vouch for it.
+if v1_enrol old-edited; then
+	echo "key sha256:$(kl_fp k3)" >> "$D/policy"
+	cp "$D/policy" "$D/policy.before"
+	out=$("$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" 2>&1) &&
+		t_fail "migrate refuses an edited version 1 policy" "$out" ||
+		{ [[ $out == *"not migrated: the TPM does not vouch for this policy"* ]] &&
+		  cmp -s "$D/policy" "$D/policy.before" && [ ! -e "$D/policy.sig" ] &&
+		  t_pass "migrate refuses an edited version 1 policy, writes nothing" ||
+		  t_fail "migrate refuses an edited version 1 policy, writes nothing" "$out"; }
 else
-	t_fail "version 1" "enrol failed: $(cat "$D/enroll.out")"
+	t_fail "edited version 1 policy" "could not write it"
 fi
 exit 0

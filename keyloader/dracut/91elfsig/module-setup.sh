@@ -19,7 +19,7 @@ installkernel() {
 }
 
 install() {
-	local bin tctildr tcti lib cert etc=${ELFSIG_ETC:-/etc/elfsig}
+	local bin tctildr tcti lib f etc=${ELFSIG_ETC:-/etc/elfsig}
 
 	bin=${ELFSIG_KEYLOADER:-/usr/sbin/elfsig-keyloader}
 	inst_binary "$bin" /usr/sbin/elfsig-keyloader || return 1
@@ -33,8 +33,13 @@ install() {
 	if [[ -f $etc/policy && -f $etc/policy.sealed ]]; then
 		inst_simple "$etc/policy" /etc/elfsig/policy
 		inst_simple "$etc/policy.sealed" /etc/elfsig/policy.sealed
-		for cert in "$etc"/certs/*; do
-			[[ -f $cert ]] && inst_simple "$cert" "/etc/elfsig/certs/${cert##*/}"
+		# The authority's public key, the policy's signature and the
+		# signed PCR policies (absent from a version 1 enrolment).
+		for f in policy.sig authority.pem; do
+			[[ -f $etc/$f ]] && inst_simple "$etc/$f" "/etc/elfsig/$f"
+		done
+		for f in "$etc"/certs/* "$etc"/pcr-policies/*; do
+			[[ -f $f ]] && inst_simple "$f" "/etc/elfsig/${f#"$etc"/}"
 		done
 	else
 		dwarn "elfsig: no enrolment in $etc: the loader will lock an empty .elfsig keyring"

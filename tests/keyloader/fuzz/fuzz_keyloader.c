@@ -4,7 +4,8 @@
  * first byte picks one: the policy file (whatever it accepts, the canonical
  * writer reproduces and the parser accepts again with the same PCRs and
  * keys), a certificate file (an accepted one's DER parses again to the same
- * fingerprint), a PCR values file.
+ * fingerprint), a PCR values file, a signed PCR policy (whatever it
+ * accepts, the writer reproduces with the same values and signature).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,7 +30,8 @@ static void policy(const uint8_t *data, size_t size)
 	if (kl_policy_parse((const uint8_t *)text, len, "fuzz", &b))
 		abort();
 	if (a.sel.bank != b.sel.bank || a.sel.mask != b.sel.mask ||
-	    a.measure_pcr != b.measure_pcr || a.nkeys != b.nkeys)
+	    a.measure_pcr != b.measure_pcr || a.nkeys != b.nkeys ||
+	    memcmp(a.authority, b.authority, KL_FP_LEN))
 		abort();
 	for (i = 0; i < a.nkeys; i++)
 		if (memcmp(a.keys[i].fp, b.keys[i].fp, KL_FP_LEN) ||
@@ -65,14 +67,52 @@ static void pcr_values(const uint8_t *data, size_t size)
 	kl_pcr_values_parse(data, size, "fuzz", &sel, &v);
 }
 
+/* "Signs" with the signature the parsed file carries. */
+static int replay_sig(void *ctx, const uint8_t digest[KL_FP_LEN],
+		      uint8_t **sig, size_t *sig_len)
+{
+	const struct kl_pcr_policy *pp = ctx;
+
+	*sig = malloc(pp->sig_len);
+	if (!*sig)
+		return -1;
+	memcpy(*sig, pp->sig, pp->sig_len);
+	*sig_len = pp->sig_len;
+	return 0;
+}
+
+static void pcr_policy(const uint8_t *data, size_t size)
+{
+	struct kl_pcr_policy a, b;
+	struct kl_authority auth = { 0 };
+	char *text;
+	size_t len;
+
+	if (kl_pcr_policy_parse(data, size, "fuzz", &a))
+		return;
+	memcpy(auth.fp, a.authority, KL_FP_LEN);
+	if (kl_pcr_policy_sign(&a.values, &auth, replay_sig, &a, &text, &len) ||
+	    kl_pcr_policy_parse((const uint8_t *)text, len, "fuzz", &b))
+		abort();
+	if (memcmp(&a.values, &b.values, sizeof(a.values)) ||
+	    memcmp(a.approved, b.approved, sizeof(a.approved)) ||
+	    memcmp(a.authority, b.authority, KL_FP_LEN) ||
+	    a.sig_len != b.sig_len || memcmp(a.sig, b.sig, a.sig_len))
+		abort();
+	free(text);
+	kl_pcr_policy_clear(&a);
+	kl_pcr_policy_clear(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	switch (data[0] % 3) {
+	switch (data[0] % 4) {
 	case 0: policy(data + 1, size - 1); break;
 	case 1: cert(data + 1, size - 1); break;
 	case 2: pcr_values(data + 1, size - 1); break;
+	case 3: pcr_policy(data + 1, size - 1); break;
 	}
 	return 0;
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # kl_fuzz_seeds DIR: the keyloader fuzz seed corpus, made at test time.
 # Each seed's first byte selects the parser (0 policy, 1 certificate,
-# 2 PCR values), as in fuzz_keyloader.c.
+# 2 PCR values, 3 signed PCR policy), as in fuzz_keyloader.c.
 kl_fuzz_seeds() {
 	local d=$1 fp
 	mkdir -p "$d"
@@ -16,5 +16,12 @@ kl_fuzz_seeds() {
 	{ printf '\x01'; cat "$d/.der"; } > "$d/cert-der"
 	{ printf '\x02'; for i in 0 2 4 7; do printf 'sha256:%d=%064x\n' "$i" "$i"; done; } > "$d/pcrs"
 	{ printf '\x02  sha1:\n    0 : 0x%040x\n  sha256:\n' 0; for i in 0 2 4 7; do printf '    %d : 0x%064X\n' "$i" "$i"; done; } > "$d/pcrs-tpm2"
+	{ printf '\x00elfsig-policy 2\nauthority sha256:%s\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\n# CN=fuzz seed\nkey sha256:%s\n' "$fp" "$fp"; } > "$d/policy-v2"
+	# A signed PCR policy for sha256:0,2,4,7 all zero (the policy digest
+	# is checked against the values; the signature is not, here).
+	{ printf '\x03# seed\nelfsig-pcr-policy 1\nauthority sha256:%s\npcrs sha256:0,2,4,7\n' "$fp"
+	  for i in 0 2 4 7; do printf 'pcr sha256:%d=%064d\n' "$i" 0; done
+	  printf 'policy 4f04c837291ac05d8c8fceb5d03ac530d3189c1dd24dc744f2145cf71eaa9cf6\nsignature %0140x\n' 7
+	} > "$d/pcr-policy"
 	rm -f "$d/.key" "$d/.pem" "$d/.der"
 }

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_migrate.c - elfsig-enroll migrate: a version 1 enrolment (the policy's
+ * digest sealed to one PCR state) becomes a signed one. The TPM must still
+ * release the old digest for exactly this policy, so an edited file is
+ * never blessed by the authority.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+/* Would the old loader have accepted this policy now? */
+static int verify_v1(const struct opts *o, const uint8_t *buf, size_t len,
+		     const struct kl_policy *pol)
+{
+	struct elfsig_tpm_opts topts = {
+		.tcti = o->e.tcti, .srk_handle = o->e.srk_handle,
+	};
+	struct elfsig_tpm_sealed *sealed = NULL;
+	struct elfsig_tpm *tpm = NULL;
+	uint8_t digest[KL_FP_LEN];
+	int ret = EXIT_FAIL;
+
+	kl_sha256(buf, len, digest);
+	if (elfsig_tpm_sealed_read_file(o->e.sealed_path, &sealed))
+		goto out;
+	/* An object from before the SRK pin is still read (the old loader
+	 * did): the pin only ever protected the unseal, and this one is
+	 * replaced by a pinned enrolment now. */
+	topts.srk_name_len = elfsig_tpm_sealed_srk_name(sealed, &topts.srk_name);
+	if (elfsig_tpm_open(&topts, &tpm))
+		goto out;
+	if (kl_policy_verify(tpm, sealed, pol, digest))
+		fprintf(stderr, "%s: %s: not migrated: the TPM does not vouch for this policy in the current PCR state\n",
+			PROG, o->e.policy_path);
+	else
+		ret = 0;
+out:
+	elfsig_tpm_close(tpm);
+	elfsig_tpm_sealed_free(sealed);
+	return ret;
+}
+
+int cmd_migrate(struct opts *o, int argc, char **argv)
+{
+	struct kl_policy pol = { 0 };
+	struct kl_signer s;
+	uint8_t *buf = NULL;
+	size_t len;
+	int ret;
+
+	if (argc)
+		return usage_err("migrate: no arguments expected");
+	ret = signer_load(o, "migrate", &s);
+	if (ret)
+		return ret;
+	ret = EXIT_FAIL;
+	if (kl_read_file(AT_FDCWD, o->e.policy_path, KL_POLICY_MAX_SIZE, &buf,
+			 &len) ||
+	    kl_policy_parse(buf, len, o->e.policy_path, &pol))
+		goto out;
+	if (pol.version != 1) {
+		fprintf(stderr, "%s: %s: policy version %u, nothing to migrate\n",
+			PROG, o->e.policy_path, pol.version);
+		goto out;
+	}
+	if (!verify_v1(o, buf, len, &pol))
+		ret = write_enrolment(&pol, o, &s);
+out:
+	free(buf);
+	kl_policy_free(&pol);
+	signer_free(&s);
+	return ret;
+}

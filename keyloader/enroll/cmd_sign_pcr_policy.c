@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* cmd_sign_pcr_policy.c - elfsig-enroll sign-pcr-policy: approve a PCR state. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+
+int cmd_sign_pcr_policy(struct opts *o, int argc, char **argv)
+{
+	struct kl_authority a;
+	struct kl_policy pol;
+	struct kl_signer s;
+	struct kl_out out = { 0 };
+	char *text = NULL, *path = NULL;
+	size_t len;
+	int ret;
+
+	if (argc)
+		return usage_err("sign-pcr-policy: no arguments expected");
+	if (o->pcrs_set || o->measure_set)
+		return usage_err("sign-pcr-policy: the PCRs are the policy's (change them with add or remove --pcrs)");
+	ret = signer_load(o, "sign-pcr-policy", &s);
+	if (ret)
+		return ret;
+	/* The selection comes from the signed policy, as the loader's will. */
+	ret = load_verified(o, &s, &pol, &a);
+	if (ret)
+		goto out;
+	ret = EXIT_FAIL;
+	if (!o->e.out && mkdir(o->e.pcrpol_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "%s: %s: %s\n", PROG, o->e.pcrpol_dir,
+			strerror(errno));
+		goto out;
+	}
+	if (kl_enroll_pcr_policy(&o->e, &pol, &s, &text, &len, &path))
+		goto out;
+	out = (struct kl_out){ .path = path, .data = text, .len = len,
+			       .mode = 0644 };
+	if (!kl_write_all(&out, 1)) {
+		printf("%s: PCR policy for %s values, signed\n", path,
+		       o->e.pcr_values ? o->e.pcr_values : "the current");
+		ret = EXIT_OK;
+	}
+out:
+	free(text);
+	free(path);
+	kl_policy_free(&pol);
+	kl_authority_free(&a);
+	signer_free(&s);
+	return ret;
+}
