@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Loader wall time in the VM (patched kernel, QEMU without KVM, the guest's
-# swtpm) for 1, 10 and 100 enrolled keys: per count, boot 1 enrols, boot 2
+# swtpm) for 1, 10 and 100 enrolled keys: per count, boot 1 enrols (an
+# authority-signed policy, a signed PCR policy, PolicyAuthorize), boot 2
 # times elfsig-keyloader from /proc/uptime (10 ms ticks) over the real
 # .elfsig keyring. Prints a markdown table.
 #
@@ -31,14 +32,21 @@ for n in $counts; do
 			-days 30 2>/dev/null
 	done
 	cp "$W"/opt/certs/*.pem "$W/stage/etc/elfsig/certs/"
+	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$W/opt/auth.key" 2>/dev/null
+	# The enrolment: the policy signed by the authority, the object bound
+	# to it, a signed PCR policy for the guest's state.
+	files="policy policy.sig policy.sealed authority.pem pcr-policies/boot.pcrpol"
 	# shellcheck disable=SC2016 # guest code
 	printf '%s\n' 'export TPM2TOOLS_TCTI=device:/dev/tpmrm0' \
-		'/usr/sbin/elfsig-enroll create /opt/b/certs/*.pem --policy /tmp/policy --sealed /tmp/policy.sealed' \
-		'for f in policy policy.sealed; do echo "ELFSIG-FILE-BEGIN $f"; base64 /tmp/$f; echo ELFSIG-FILE-END; done' \
+		'mkdir -p /tmp/e' \
+		'/usr/sbin/elfsig-enroll create /opt/b/certs/*.pem --dir /tmp/e --authority-key /opt/b/auth.key' \
+		'mv /tmp/e/pcr-policies/*.pcrpol /tmp/e/pcr-policies/boot.pcrpol' \
+		"for f in $files; do echo \"ELFSIG-FILE-BEGIN \$f\"; base64 /tmp/e/\$f; echo ELFSIG-FILE-END; done" \
 		> "$W/enrol.sh"
 	"$VMRUN" --kernel "$KERNEL" --tpmstate "$W/tpm" --root "$W/stage" --add "$W/opt:b" \
 		--script "$W/enrol.sh" --timeout 300 > "$W/enrol.log" 2>&1
-	for f in policy policy.sealed; do
+	mkdir -p "$W/stage/etc/elfsig/pcr-policies"
+	for f in $files; do
 		awk -v f="$f" '$1 == "ELFSIG-FILE-BEGIN" && $2 == f {on=1; next}
 			on && /^ELFSIG-FILE-END/ {on=0} on' "$W/enrol.log" | base64 -d > "$W/stage/etc/elfsig/$f"
 	done

@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The key loader on the patched kernel, in QEMU, with the guest's own swtpm
 # kept across boots:
-#   boot 1  enrols the release certificate against the guest's PCR state;
-#   boot 2  loads it from the initramfs: the signed program runs, one signed
-#           by an unenrolled key is killed, the keyring is locked, the load
-#           is measured and logged;
+#   boot 1  enrols the release certificates under an enrolment authority,
+#           with a signed PCR policy for the guest's PCR state;
+#   boot 2  loads them from the initramfs: the signed program runs, one
+#           signed by an unenrolled key is killed, the keyring is locked,
+#           the load is measured and logged;
 #   boot 3  the initramfs measures something else (a flag on the kernel
-#           command line): nothing loads, the keyring is still locked and
-#           the signed program is killed.
+#           command line, standing for an update): nothing loads, the
+#           keyring is still locked and the signed program is killed;
+#   boot 4  the same "update", with a PCR policy for it that the host
+#           signed from a prediction (no TPM write): the keys load;
+#   boot 5  back to the old state (a fallback boot): the keys load;
+#   boot 6  the old state's PCR policy removed (revoked): nothing loads.
 # Guest verdicts come back over the serial console as PASS:/FAIL: lines.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -25,8 +30,10 @@ mkdir -p "$W/stage/etc/elfsig/certs" "$W/opt" "$W/tpm"
 	"$BUILD/elfsig-enroll" "$BUILD/elfsig-tpm" ||
 	{ t_fail "vm: stage the loader"; exit 0; }
 
-# Keys: the release key is enrolled, the other is only dropped in.
+# Keys: the release key is enrolled, the other is only dropped in; the
+# enrolment authority signs the policy and the PCR policies.
 cp "$K/rsa2048.pem" "$W/opt/release.pem"
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$W/opt/auth.key" 2>/dev/null
 cp "$K/rsa3072.pem" "$W/opt/unenrolled.pem"
 openssl x509 -in "$K/rsa3072.pem" -outform DER -out "$W/opt/unenrolled.der"
 fix_sign rsa2048 "$FIX/bin/musl-static" "$W/opt/hello.signed"
@@ -68,23 +75,33 @@ nkeys() { keyctl rlist %keyring:.elfsig 2>/dev/null | wc -w; }
 '
 
 # --- boot 1: enrol against this machine's own PCR state ----------------
+ENROLMENT="policy policy.sig policy.sealed authority.pem pcr-policies/boot.pcrpol"
 cat > "$W/enrol.sh" <<EOF
 $common
-/usr/sbin/elfsig-enroll create \$T/release.pem \$T/tpmkey.pem --policy /tmp/policy \
-	--sealed /tmp/policy.sealed --pcrs sha256:0,2,4,7 && ok "enrol" || ko enrol "exit \$?"
-for f in policy policy.sealed; do
-	echo "ELFSIG-FILE-BEGIN \$f"; base64 /tmp/\$f; echo "ELFSIG-FILE-END"
+mkdir -p /tmp/e/pcr-policies
+/usr/sbin/elfsig-enroll create \$T/release.pem \$T/tpmkey.pem --dir /tmp/e \
+	--authority-key \$T/auth.key --pcrs sha256:0,2,4,7 && ok "enrol" || ko enrol "exit \$?"
+mv /tmp/e/pcr-policies/*.pcrpol /tmp/e/pcr-policies/boot.pcrpol
+for f in $ENROLMENT; do
+	echo "ELFSIG-FILE-BEGIN \$f"; base64 /tmp/e/\$f; echo "ELFSIG-FILE-END"
 done
+echo "ELFSIG-FILE-BEGIN pcrs"; /usr/sbin/elfsig-tpm pcrread sha256:0,2,4,7 | base64; echo "ELFSIG-FILE-END"
 EOF
 boot enrol "$W/enrol.sh"
-for f in policy policy.sealed; do
+mkdir -p "$W/stage/etc/elfsig/pcr-policies"
+for f in $ENROLMENT pcrs; do
+	dest=$W/stage/etc/elfsig/$f
+	[ "$f" = pcrs ] && dest=$W/boot.pcrs
 	awk -v f="$f" '$1 == "ELFSIG-FILE-BEGIN" && $2 == f {on=1; next}
-		on && /^ELFSIG-FILE-END/ {on=0} on' "$W/enrol.log" | base64 -d > "$W/stage/etc/elfsig/$f"
+		on && /^ELFSIG-FILE-END/ {on=0} on' "$W/enrol.log" | base64 -d > "$dest"
 done
-if [ -s "$W/stage/etc/elfsig/policy.sealed" ] && grep -q "$(openssl x509 -in "$K/rsa2048.pem" -outform DER | sha256sum | cut -c1-64)" "$W/stage/etc/elfsig/policy"; then
-	t_pass "vm enrol: policy and sealed digest came back from the guest"
+if [ -s "$W/stage/etc/elfsig/policy.sealed" ] && [ -s "$W/stage/etc/elfsig/pcr-policies/boot.pcrpol" ] &&
+   openssl dgst -sha256 -verify "$W/stage/etc/elfsig/authority.pem" \
+	-signature "$W/stage/etc/elfsig/policy.sig" "$W/stage/etc/elfsig/policy" >/dev/null &&
+   grep -q "$(openssl x509 -in "$K/rsa2048.pem" -outform DER | sha256sum | cut -c1-64)" "$W/stage/etc/elfsig/policy"; then
+	t_pass "vm enrol: the signed policy, the sealed object and a PCR policy came back from the guest"
 else
-	t_fail "vm enrol: policy and sealed digest came back from the guest"
+	t_fail "vm enrol: the signed policy, the sealed object and a PCR policy came back from the guest"
 fi
 cp "$K/rsa2048.pem" "$W/stage/etc/elfsig/certs/release.pem"
 cp "$W/opt/tpmkey.pem" "$W/stage/etc/elfsig/certs/tpmkey.pem"
@@ -112,7 +129,12 @@ echo "event log:"; cat /run/elfsig/keyloader.log 2>/dev/null | sed 's/^/  /'
 out=\$(\$T/hello.signed 2>&1); rc_signed=\$?
 out2=\$(\$T/hello.unenrolled 2>&1); rc_unenrolled=\$?
 out3=\$(\$T/hello.tpm 2>&1); rc_tpm=\$?
-if grep -q elfsig_test_measure /proc/cmdline; then
+expect=load
+grep -q elfsig_test_measure /proc/cmdline && expect=refuse
+grep -q elfsig_test_expect=load /proc/cmdline && expect=load
+grep -q elfsig_test_expect=refuse /proc/cmdline && expect=refuse
+grep "enrolment unsealed under" /tmp/loader.out
+if [ \$expect = refuse ]; then
 	[ "\$rc" = 5 ] && ok "changed PCR state: loader reports the mismatch (exit 5)" ||
 		ko "changed PCR state: loader exit 5" "exit \$rc"
 	[ "\$n" = 0 ] && ok "changed PCR state: no key loaded" || ko "changed PCR state: no key loaded" "\$n keys"
@@ -138,4 +160,38 @@ dmesg | grep -i elfsig | tail -5 | sed 's/^/  kmsg: /'
 EOF
 boot load "$W/load.sh"
 boot changed "$W/load.sh" --append elfsig_test_measure=1
+
+# --- boot 4-6: an update approved by a signature, the fallback, revocation
+# The "update" extends SHA-256("test flag") into PCR 7 of the sha256 bank:
+# predicted here from boot 1's values and signed on the host, where the
+# authority key is, with no TPM.
+python3 - "$W/boot.pcrs" > "$W/updated.pcrs" <<'PY'
+import hashlib, sys
+for line in open(sys.argv[1]):
+    k, v = line.strip().split("=")
+    if k == "sha256:7":
+        v = hashlib.sha256(bytes.fromhex(v) + hashlib.sha256(b"test flag").digest()).hexdigest()
+    print(f"{k}={v}")
+PY
+sealed_before=$(sha256sum < "$W/stage/etc/elfsig/policy.sealed")
+if TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=1 "$BUILD/elfsig-enroll" sign-pcr-policy \
+	--dir "$W/stage/etc/elfsig" --authority-key "$W/opt/auth.key" \
+	--pcr-values "$W/updated.pcrs" -o "$W/stage/etc/elfsig/pcr-policies/updated.pcrpol" >/dev/null; then
+	t_pass "vm: the host signs a PCR policy for the predicted state, without a TPM"
+else
+	t_fail "vm: the host signs a PCR policy for the predicted state, without a TPM"
+fi
+boot updated "$W/load.sh" --append "elfsig_test_measure=1 elfsig_test_expect=load"
+grep -q "enrolment unsealed under /etc/elfsig/pcr-policies/updated.pcrpol" "$W/updated.log" &&
+	t_pass "vm updated: the enrolment opened under the new state's PCR policy" ||
+	t_fail "vm updated: the enrolment opened under the new state's PCR policy"
+boot fallback "$W/load.sh"
+grep -q "enrolment unsealed under /etc/elfsig/pcr-policies/boot.pcrpol" "$W/fallback.log" &&
+	t_pass "vm fallback: the old state still opens under its PCR policy" ||
+	t_fail "vm fallback: the old state still opens under its PCR policy"
+[ "$(sha256sum < "$W/stage/etc/elfsig/policy.sealed")" = "$sealed_before" ] &&
+	t_pass "vm: the update took no TPM write (the sealed object is the one of boot 1)" ||
+	t_fail "vm: the update took no TPM write"
+rm "$W/stage/etc/elfsig/pcr-policies/boot.pcrpol"
+boot revoked "$W/load.sh" --append elfsig_test_expect=refuse
 exit 0
