@@ -42,7 +42,8 @@ TPM_WRAPPED := Tss2_TctiLdr_Initialize Tss2_TctiLdr_Finalize Esys_Initialize \
 	       Esys_PolicyGetDigest Esys_Unseal Esys_PCR_Read Esys_PCR_Extend \
 	       Esys_TR_FromTPMPublic Esys_TR_Close Esys_FlushContext \
 	       Esys_EvictControl Esys_ReadPublic Esys_GetCapability \
-	       Esys_TR_GetName
+	       Esys_TR_GetName Esys_LoadExternal Esys_VerifySignature \
+	       Esys_PolicyAuthorize
 $(O)/tests/tpm/unit/mock-esys.o: CPPFLAGS += $(TPM_CFLAGS)
 $(O)/tests/tpm/unit/mock-esys: $(O)/tests/tpm/unit/mock-esys.o $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) $(TPM_WRAPPED:%=-Wl,--wrap=%) -o $@ $^ $(TPM_LIBS)

@@ -13,6 +13,8 @@
 #include <tss2/tss2_esys.h>
 #include <tss2/tss2_tctildr.h>
 #include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <tss2/tss2_mu.h>
 
 #include "elfsig_tpm.h"
 
@@ -37,6 +39,10 @@ static struct {
 	uint8_t srk_name_byte;	/* the SRK's name: 0x000b, then 32 of these */
 	unsigned int unallocated; /* banks (bit = TPM2_ALG_ID & 0xf) missing */
 	int extends, loads;	/* PCR_Extend and Load calls */
+	int pcr_value_fails;	/* the first PolicyPCRs answer TPM_RC_VALUE */
+	int policy_pcrs;	/* PolicyPCR calls */
+	ESYS_TR external;	/* the key of LoadExternal, and its name */
+	TPM2B_NAME external_name;
 	TPML_DIGEST_VALUES last_extend;
 } m;
 
@@ -181,6 +187,53 @@ W(TSS2_RC, Esys_PolicyPCR, ESYS_CONTEXT *e, ESYS_TR session, ESYS_TR s1,
   ESYS_TR s2, ESYS_TR s3, const TPM2B_DIGEST *digest,
   const TPML_PCR_SELECTION *pcrs)
 {
+	if (inject())
+		return m.fail_rc;
+	/* TPM_RC_VALUE on parameter 1: not the current PCR values */
+	return ++m.policy_pcrs <= m.pcr_value_fails ? 0x1c4 : TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_LoadExternal, ESYS_CONTEXT *e, ESYS_TR s1, ESYS_TR s2,
+  ESYS_TR s3, const TPM2B_SENSITIVE *priv, const TPM2B_PUBLIC *pub,
+  ESYS_TR hierarchy, ESYS_TR *obj)
+{
+	uint8_t buf[sizeof(TPMT_PUBLIC)];
+	size_t off = 0;
+
+	if (inject())
+		return m.fail_rc;
+	if (priv || hierarchy != ESYS_TR_RH_OWNER ||
+	    Tss2_MU_TPMT_PUBLIC_Marshal(&pub->publicArea, buf, sizeof(buf), &off))
+		return TPM2_RC_VALUE;
+	/* ESAPI names it from the public area: nameAlg || H(public) */
+	m.external_name.size = 34;
+	m.external_name.name[0] = 0x00;
+	m.external_name.name[1] = 0x0b;
+	EVP_Digest(buf, off, m.external_name.name + 2, NULL, EVP_sha256(), NULL);
+	*obj = m.external = m.next++;
+	track(m.transient, *obj);
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_VerifySignature, ESYS_CONTEXT *e, ESYS_TR key, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, const TPM2B_DIGEST *digest,
+  const TPMT_SIGNATURE *sig, TPMT_TK_VERIFIED **ticket)
+{
+	TPMT_TK_VERIFIED t = { .tag = TPM2_ST_VERIFIED,
+			       .hierarchy = TPM2_RH_OWNER,
+			       .digest = { .size = 32 } };
+
+	if (inject())
+		return m.fail_rc;
+	*ticket = dup_out(&t, sizeof(t));
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_PolicyAuthorize, ESYS_CONTEXT *e, ESYS_TR session, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, const TPM2B_DIGEST *approved,
+  const TPM2B_NONCE *ref, const TPM2B_NAME *key,
+  const TPMT_TK_VERIFIED *ticket)
+{
 	return inject() ? m.fail_rc : TSS2_RC_SUCCESS;
 }
 
@@ -275,6 +328,10 @@ W(TSS2_RC, Esys_TR_GetName, ESYS_CONTEXT *e, ESYS_TR tr, TPM2B_NAME **name)
 {
 	TPM2B_NAME n = { .size = 34 };
 
+	if (tr == m.external && tr) {
+		*name = dup_out(&m.external_name, sizeof(m.external_name));
+		return TSS2_RC_SUCCESS;
+	}
 	n.name[1] = 0x0b;
 	memset(n.name + 2, m.srk_name_byte, 32);
 	*name = dup_out(&n, sizeof(n));
@@ -421,6 +478,68 @@ static int op_extend_event(struct elfsig_tpm *t)
 	struct elfsig_tpm_event_digests ev;
 
 	return elfsig_tpm_pcr_extend_event(t, 13, all_banks, 4, "ev", 2, &ev);
+}
+
+/* An authority key (ECDSA P-256) and a signature of its kind: the mock
+ * TPM checks no signature, the library checks the shape. */
+static uint8_t authority[200];
+static size_t authority_len;
+static uint8_t authority_sig[80];
+static size_t authority_sig_len;
+static struct elfsig_tpm_sealed *authorized_fixture;
+
+static int make_authority(void)
+{
+	EVP_PKEY *k = EVP_EC_gen("P-256");
+	uint8_t d[32] = { 1 }, *p = authority;
+	EVP_PKEY_CTX *c = k ? EVP_PKEY_CTX_new(k, NULL) : NULL;
+	int n = k ? i2d_PUBKEY(k, NULL) : 0;
+
+	authority_sig_len = sizeof(authority_sig);
+	if (!c || n <= 0 || (size_t)n > sizeof(authority) ||
+	    i2d_PUBKEY(k, &p) != n || EVP_PKEY_sign_init(c) <= 0 ||
+	    EVP_PKEY_sign(c, authority_sig, &authority_sig_len, d, sizeof(d)) <= 0)
+		return -1;
+	authority_len = (size_t)n;
+	EVP_PKEY_CTX_free(c);
+	EVP_PKEY_free(k);
+	return 0;
+}
+
+static int op_seal_authorized(struct elfsig_tpm *t)
+{
+	struct elfsig_tpm_sealed *s = NULL;
+	int ret = elfsig_tpm_seal_authorized(t, authority, authority_len,
+					     (const uint8_t *)"ref", 3,
+					     (const uint8_t *)"k", 1, &s);
+
+	if (!ret && !authorized_fixture)
+		authorized_fixture = s;
+	else
+		elfsig_tpm_sealed_free(s);
+	return ret;
+}
+
+/* Two candidates; the mock's PCRs match the second when asked to. */
+static size_t last_used;
+static int op_unseal_authorized(struct elfsig_tpm *t)
+{
+	struct elfsig_tpm_signed_pcr_policy pols[2];
+	uint8_t buf[ELFSIG_TPM_MAX_SECRET];
+	size_t len, i;
+
+	for (i = 0; i < 2; i++) {
+		memset(&pols[i], 0, sizeof(pols[i]));
+		pols[i].values.sel.bank = TPM2_ALG_SHA256;
+		pols[i].values.sel.mask = 0x95;
+		pols[i].values.digest_size = 32;
+		pols[i].values.value[7][0] = (uint8_t)i;
+		pols[i].sig = authority_sig;
+		pols[i].sig_len = authority_sig_len;
+	}
+	return elfsig_tpm_unseal_authorized(t, authorized_fixture, authority,
+					    authority_len, pols, 2, &last_used,
+					    buf, sizeof(buf), &len);
 }
 
 /*
@@ -635,6 +754,65 @@ static void srk_name_pinned(void)
 	      m.last);
 }
 
+/* Candidates in order: a PCR mismatch (TPM_RC_VALUE) moves to the next in
+ * the same session; none matching is -EACCES with one message; an object
+ * sealed to a PCR state or to another authority is refused before any TPM
+ * command. */
+static void authorized_candidates(void)
+{
+	struct elfsig_tpm_opts o = { .tcti = "mock:" };
+	struct elfsig_tpm *t;
+	uint8_t buf[ELFSIG_TPM_MAX_SECRET];
+	size_t len, used;
+	int ret;
+
+	mock_reset(0, 0);
+	m.pcr_value_fails = 1;
+	elfsig_tpm_open(&o, &t);
+	ret = op_unseal_authorized(t);
+	elfsig_tpm_close(t);
+	check(ret == 0 && last_used == 1 && m.policy_pcrs == 2 && m.errors == 0 &&
+	      !live(m.transient), "unseal authorized: the first candidate's PCRs differ, the second opens it",
+	      m.last);
+
+	mock_reset(0, 0);
+	m.pcr_value_fails = 2;
+	elfsig_tpm_open(&o, &t);
+	ret = op_unseal_authorized(t);
+	elfsig_tpm_close(t);
+	check(ret == -EACCES && m.errors == 1 && m.loads == 0 && !live(m.transient) &&
+	      strstr(m.last, "match none of the 2 signed PCR policies"),
+	      "unseal authorized: no candidate matches: -EACCES, one message, the object never loaded",
+	      m.last);
+
+	mock_reset(0, 0);
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_unseal_authorized(t, sealed_fixture, authority, authority_len,
+					   NULL, 0, &used, buf, sizeof(buf), &len);
+	elfsig_tpm_close(t);
+	check(ret == -EINVAL && m.calls == 0 && m.errors == 1,
+	      "unseal authorized: an object sealed to a PCR state is refused before any TPM call",
+	      m.last);
+
+	mock_reset(0, 0);
+	authority[authority_len - 1] ^= 1;	/* another point: another key */
+	elfsig_tpm_open(&o, &t);
+	ret = op_unseal_authorized(t);
+	elfsig_tpm_close(t);
+	authority[authority_len - 1] ^= 1;
+	check((ret == -EBADE || ret == -EBADMSG) && m.calls == 0 && m.errors == 1,
+	      "unseal authorized: another authority key is refused before any TPM call",
+	      m.last);
+
+	mock_reset(0, 0);
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_unseal(t, authorized_fixture, buf, sizeof(buf), &len);
+	elfsig_tpm_close(t);
+	check(ret == -EINVAL && m.calls == 0 && m.errors == 1,
+	      "unseal: an authorized object is refused by the PolicyPCR unseal, before any TPM call",
+	      m.last);
+}
+
 int main(void)
 {
 	elfsig_tpm_set_error_callback(on_error, NULL);
@@ -664,10 +842,32 @@ int main(void)
 	every_failure_mode("unseal", op_unseal, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
 	every_failure_mode("keygen", op_keygen, TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
 	every_failure("pcr extend event", op_extend_event, 0x9a2, -EPERM);
+	if (make_authority()) {
+		printf("FAIL: authority key: OpenSSL could not make one\n");
+		return 0;
+	}
+	mock_reset(0, 0);
+	{
+		struct elfsig_tpm_opts o = { .tcti = "mock:" };
+		struct elfsig_tpm *t;
+
+		elfsig_tpm_open(&o, &t);
+		op_seal_authorized(t);
+		elfsig_tpm_close(t);
+	}
+	check(authorized_fixture != NULL, "seal under PolicyAuthorize against the mock", m.last);
+	if (authorized_fixture) {
+		every_failure("seal authorized", op_seal_authorized, TPM2_RC_FAILURE, -EIO);
+		every_failure("unseal authorized", op_unseal_authorized, TPM2_RC_FAILURE, -EIO);
+		every_failure_mode("unseal authorized", op_unseal_authorized,
+				   TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
+		authorized_candidates();
+	}
 	policy_failure();
 	bank_not_allocated();
 	extend_event();
 	srk_name_pinned();
 	elfsig_tpm_sealed_free(sealed_fixture);
+	elfsig_tpm_sealed_free(authorized_fixture);
 	return 0;
 }
