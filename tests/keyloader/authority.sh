@@ -7,7 +7,8 @@
 set -u
 . "$(dirname "$0")/lib-kl.sh"
 
-kl_need swtpm swtpm_ioctl keyctl openssl tpm2_pcrread tpm2_pcrextend python3 timeout
+kl_need swtpm swtpm_ioctl keyctl openssl tpm2_pcrread tpm2_pcrextend tpm2_createpolicy \
+	tpm2_policyauthorize tpm2_startauthsession python3 timeout
 if [ -z "${KL_IN_SESSION:-}" ]; then
 	KL_IN_SESSION=1 exec keyctl session - "$0" "$@"
 fi
@@ -271,7 +272,49 @@ for k in rsa1024 ed25519 p521; do
 	[ -z "$(ls "$T_TMP/bad-$k")" ] || t_fail "nothing written for $k" "$(ls "$T_TMP/bad-$k")"
 done
 
-# 8. An authority key that never leaves a TPM (tpm2 OpenSSL provider).
+# 8. The digests are the TPM's own: the signed PCR policy's digest is what
+# tpm2_createpolicy computes for its values, the sealed object's authPolicy
+# what tpm2_policyauthorize computes (in a TPM trial session) for the
+# authority's name and the policyRef the object records.
+if enrol interop; then
+	P=$(find "$D/pcr-policies" -type f | head -n 1)
+	python3 - "$P" "$D/values.bin" <<'PY'
+import sys
+out = open(sys.argv[2], "wb")
+for l in open(sys.argv[1]):
+    if l.startswith("pcr sha256:"):
+        out.write(bytes.fromhex(l.strip().split("=")[1]))
+PY
+	tpm2_createpolicy --policy-pcr -l sha256:0,2,4,7 -f "$D/values.bin" -L "$D/pcr.dat" >/dev/null 2>&1
+	[ "$(xxd -p -c64 "$D/pcr.dat")" = "$(sed -n 's/^policy //p' "$P")" ] &&
+		t_pass "interop: the signed PCR policy's digest is tpm2_createpolicy's" ||
+		t_fail "interop: the signed PCR policy's digest is tpm2_createpolicy's" "$(xxd -p -c64 "$D/pcr.dat")"
+	python3 - "$D/policy.sealed" "$D" <<'PY'
+import sys
+b, d = open(sys.argv[1], "rb").read(), sys.argv[2]
+assert b[8:10] == b"\0\3"
+n = int.from_bytes(b[12:14], "big"); name = b[14:14 + n]; off = 14 + n
+r = int.from_bytes(b[off:off + 2], "big"); ref = b[off + 2:off + 2 + r]; off += 2 + r
+off += 2 + int.from_bytes(b[off:off + 2], "big")		# the SRK's name
+pub = b[off + 2:]						# TPMT_PUBLIC
+ap = pub[10:10 + int.from_bytes(pub[8:10], "big")]
+open(d + "/name.bin", "wb").write(name); open(d + "/ref.bin", "wb").write(ref)
+open(d + "/authpolicy.bin", "wb").write(ap)
+PY
+	sed -n 's/^policy //p' "$P" | xxd -r -p > "$D/approved.bin"
+	tpm2_startauthsession -S "$D/trial.ctx" >/dev/null 2>&1 &&
+		tpm2_policyauthorize -S "$D/trial.ctx" -L "$D/authorize.dat" -i "$D/approved.bin" \
+			-q "$D/ref.bin" -n "$D/name.bin" >/dev/null 2>&1
+	tpm2_flushcontext "$D/trial.ctx" >/dev/null 2>&1
+	cmp -s "$D/authorize.dat" "$D/authpolicy.bin" && [ "$(cat "$D/ref.bin")" = elfsig-pcr-policy ] &&
+		t_pass "interop: the sealed object's authPolicy is tpm2_policyauthorize's for the authority and policyRef" ||
+		t_fail "interop: the sealed object's authPolicy is tpm2_policyauthorize's" \
+			"$(xxd -p -c64 "$D/authorize.dat") vs $(xxd -p -c64 "$D/authpolicy.bin")"
+else
+	t_fail "enrol interop" "$(cat "$D/enroll.out")"
+fi
+
+# 9. An authority key that never leaves a TPM (tpm2 OpenSSL provider).
 if "$BUILD/elfsig-tpm" keygen --type ecc --handle 0x81000020 >/dev/null 2>&1; then
 	if TPM2OPENSSL_TCTI=$TPM2TOOLS_TCTI enrol tpm-key handle:0x81000020; then
 		kl_load tpm-key
