@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -68,6 +69,7 @@ struct run {
 	const char *tcti;
 	uint32_t srk_handle;
 	unsigned int timeout;
+	char defaults[6][PATH_MAX];	/* the paths under --dir */
 	/* inputs */
 	uint8_t *policy_buf;
 	size_t policy_len;
@@ -198,31 +200,18 @@ static void usage(FILE *f)
 "root key). Every status but 8 leaves the keyring locked.\n");
 }
 
-/* DIR/FILE for every path not given; they live as long as the process. */
+/* DIR/FILE for every path not given (the signature: POLICY.sig). */
 static int default_paths(struct run *r)
 {
 	const char **paths[] = { &r->policy_path, &r->sealed_path,
 				 &r->authority_path, &r->pcrpol_dir,
-				 &r->cert_dir };
+				 &r->cert_dir, &r->sig_path };
 	static const char *const files[] = { "policy", "policy.sealed",
 					     "authority.pem", "pcr-policies",
-					     "certs" };
-	char *p;
-	size_t i;
+					     "certs", NULL };
 
-	for (i = 0; i < ARRAY_SIZE(paths); i++) {
-		if (*paths[i])
-			continue;
-		if (asprintf(&p, "%s/%s", r->dir, files[i]) < 0)
-			return -ENOMEM;
-		*paths[i] = p;
-	}
-	if (!r->sig_path) {
-		if (asprintf(&p, "%s.sig", r->policy_path) < 0)
-			return -ENOMEM;
-		r->sig_path = p;
-	}
-	return 0;
+	return kl_default_paths(r->dir, files, paths, r->defaults,
+				ARRAY_SIZE(paths)) ? -EINVAL : 0;
 }
 
 /* Step 1: options. Return: 0, 1 for --help, or -EINVAL. */

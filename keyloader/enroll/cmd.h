@@ -3,6 +3,7 @@
 #ifndef ELFSIG_ENROLL_CMD_H
 #define ELFSIG_ENROLL_CMD_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 #include "kl.h"
@@ -20,6 +21,7 @@ struct opts {
 	bool pcrs_set;		/* given on the command line: change them */
 	bool measure_set;
 	bool force;
+	char defaults[5][PATH_MAX];	/* the paths under --dir */
 };
 
 extern const char usage_text[];

@@ -68,35 +68,19 @@ int usage_err(const char *why)
 	return EXIT_USAGE;
 }
 
-/* A default path under --dir: NULL when memory runs out (reported). */
-static const char *in_dir(const struct opts *o, const char *file)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/%s", o->dir, file) < 0) {
-		fprintf(stderr, "%s: out of memory\n", PROG);
-		return NULL;
-	}
-	return p;	/* lives as long as the process */
-}
-
+/* Every path not given: @o->dir/FILE (the signature: POLICY.sig). */
 static int default_paths(struct opts *o)
 {
 	struct kl_enroll_opts *e = &o->e;
-	char *sig;
+	const char **paths[] = { &e->policy_path, &e->sealed_path,
+				 &e->authority_path, &e->pcrpol_dir,
+				 &e->sig_path };
+	static const char *const files[] = { "policy", "policy.sealed",
+					     "authority.pem", "pcr-policies",
+					     NULL };
 
-	if ((!e->policy_path && !(e->policy_path = in_dir(o, "policy"))) ||
-	    (!e->sealed_path && !(e->sealed_path = in_dir(o, "policy.sealed"))) ||
-	    (!e->authority_path &&
-	     !(e->authority_path = in_dir(o, "authority.pem"))) ||
-	    (!e->pcrpol_dir && !(e->pcrpol_dir = in_dir(o, "pcr-policies"))))
-		return EXIT_FAIL;
-	if (!e->sig_path) {
-		if (asprintf(&sig, "%s.sig", e->policy_path) < 0)
-			return EXIT_FAIL;
-		e->sig_path = sig;
-	}
-	return 0;
+	return kl_default_paths(o->dir, files, paths, o->defaults,
+				ARRAY_SIZE(paths)) ? EXIT_USAGE : 0;
 }
 
 int parse_opts(struct opts *o, int argc, char **argv)

@@ -10,6 +10,7 @@
 #ifndef ELFSIG_KL_H
 #define ELFSIG_KL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,6 +82,18 @@ int kl_text_line(const uint8_t *buf, size_t len, size_t *pos, size_t *lineno,
 int kl_dir_list(const char *dir, const char *what, size_t max, int *dfd_out,
 		char ***out, size_t *nout);
 void kl_names_free(char **names, size_t n);
+/**
+ * kl_default_paths() - set every path not given to @dir/FILE
+ * @dir:   the enrolment directory
+ * @files: per path, its file name under @dir, or NULL for the policy's
+ *         signature: the first path (the policy) with ".sig"
+ * @paths: the paths; NULL ones are set, pointing into @bufs
+ * @bufs:  one buffer per path
+ * @n:     how many
+ * Return: 0, or -ENAMETOOLONG with a message.
+ */
+int kl_default_paths(const char *dir, const char *const *files,
+		     const char **paths[], char (*bufs)[PATH_MAX], size_t n);
 /** kl_split_directive() - "word   value  " into word and value, both
  * trimmed, in place. */
 void kl_split_directive(char *line, char **word, char **value);
