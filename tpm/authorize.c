@@ -302,39 +302,6 @@ bad:
 	return ret;
 }
 
-int elfsig_tpm_seal_authorized(struct elfsig_tpm *t, const uint8_t *spki,
-			       size_t spki_len, const uint8_t *ref,
-			       size_t ref_len, const uint8_t *secret,
-			       size_t len, struct elfsig_tpm_sealed **out)
-{
-	struct elfsig_tpm_sealed *s;
-	TPM2B_PUBLIC pub;
-	TPM2B_DIGEST policy = { .size = ELFSIG_TPM_POLICY_SIZE };
-	int ret;
-
-	*out = NULL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	ret = authority_public(spki, spki_len, &pub);
-	if (!ret)
-		ret = public_name(&pub, s->auth_name, &s->auth_name_len);
-	if (!ret)
-		ret = elfsig_tpm_authorize_policy(s->auth_name, s->auth_name_len,
-						  ref, ref_len, policy.buffer);
-	if (!ret)
-		ret = tpm_seal_policy(t, &policy, secret, len, s);
-	if (ret) {
-		free(s);
-		return ret;
-	}
-	s->authorized = true;
-	memcpy(s->ref, ref, ref_len);
-	s->ref_len = ref_len;
-	*out = s;
-	return 0;
-}
-
 size_t elfsig_tpm_sealed_authority(const struct elfsig_tpm_sealed *s,
 				   const uint8_t **name, const uint8_t **ref,
 				   size_t *ref_len)
@@ -385,24 +352,25 @@ static long match_pcr_policy(struct elfsig_tpm *t, ESYS_TR session,
 	return -EACCES;
 }
 
-/* The TPM checks the authority's signature and hands out the ticket
- * PolicyAuthorize wants. The key is loaded in the owner hierarchy: one in
- * the null hierarchy gets a null ticket, which PolicyAuthorize refuses. */
-static int verify_signature(struct elfsig_tpm *t, const TPM2B_PUBLIC *pub,
-			    const uint8_t name[ELFSIG_TPM_MAX_NAME],
-			    size_t name_len, const TPM2B_DIGEST *ahash,
-			    const TPMT_SIGNATURE *sig, TPMT_TK_VERIFIED **ticket)
+/*
+ * The authority's public key in the TPM, named as computed. The owner
+ * hierarchy: a key in the null hierarchy gets a null ticket from
+ * VerifySignature, which PolicyAuthorize refuses.
+ */
+static int load_authority(struct elfsig_tpm *t, const TPM2B_PUBLIC *pub,
+			  const uint8_t *name, size_t name_len, ESYS_TR *key)
 {
-	ESYS_TR key = ESYS_TR_NONE;
 	TPM2B_NAME *loaded = NULL;
 	TSS2_RC rc;
-	int ret, fret;
+	int ret;
 
 	rc = Esys_LoadExternal(t->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
-			       NULL, pub, ESYS_TR_RH_OWNER, &key);
-	if (rc != TSS2_RC_SUCCESS)
-		return tpm_rc_fail(rc, "loading the authority's public key");
-	rc = Esys_TR_GetName(t->esys, key, &loaded);
+			       NULL, pub, ESYS_TR_RH_OWNER, key);
+	if (rc != TSS2_RC_SUCCESS) {
+		*key = ESYS_TR_NONE;
+		return tpm_rc_fail(rc, "loading the authority's public key (a key type this TPM lacks?)");
+	}
+	rc = Esys_TR_GetName(t->esys, *key, &loaded);
 	ret = tpm_rc_fail(rc, "reading the authority key's name");
 	if (!ret && (loaded->size != name_len ||
 		     memcmp(loaded->name, name, name_len))) {
@@ -410,18 +378,76 @@ static int verify_signature(struct elfsig_tpm *t, const TPM2B_PUBLIC *pub,
 		ret = -EIO;
 	}
 	Esys_Free(loaded);
-	if (!ret) {
-		rc = Esys_VerifySignature(t->esys, key, ESYS_TR_NONE, ESYS_TR_NONE,
-					  ESYS_TR_NONE, ahash, sig, ticket);
-		if ((rc & 0xfffff0bfu) == TPM2_RC_SIGNATURE) {
-			tpm_err("the TPM refuses the signed PCR policy's signature: not made by the authority key");
-			ret = -EBADMSG;
-		} else {
-			ret = tpm_rc_fail(rc, "verifying the signed PCR policy");
-		}
+	if (ret)
+		tpm_flush(t, key, true);
+	return ret;
+}
+
+/* The TPM checks the authority's signature and hands out the ticket
+ * PolicyAuthorize wants. */
+static int verify_signature(struct elfsig_tpm *t, const TPM2B_PUBLIC *pub,
+			    const uint8_t name[ELFSIG_TPM_MAX_NAME],
+			    size_t name_len, const TPM2B_DIGEST *ahash,
+			    const TPMT_SIGNATURE *sig, TPMT_TK_VERIFIED **ticket)
+{
+	ESYS_TR key = ESYS_TR_NONE;
+	TSS2_RC rc;
+	int ret, fret;
+
+	ret = load_authority(t, pub, name, name_len, &key);
+	if (ret)
+		return ret;
+	rc = Esys_VerifySignature(t->esys, key, ESYS_TR_NONE, ESYS_TR_NONE,
+				  ESYS_TR_NONE, ahash, sig, ticket);
+	if ((rc & 0xfffff0bfu) == TPM2_RC_SIGNATURE) {
+		tpm_err("the TPM refuses the signed PCR policy's signature: not made by the authority key");
+		ret = -EBADMSG;
+	} else {
+		ret = tpm_rc_fail(rc, "verifying the signed PCR policy");
 	}
 	fret = tpm_flush(t, &key, ret != 0);
 	return ret ?: fret;
+}
+
+int elfsig_tpm_seal_authorized(struct elfsig_tpm *t, const uint8_t *spki,
+			       size_t spki_len, const uint8_t *ref,
+			       size_t ref_len, const uint8_t *secret,
+			       size_t len, struct elfsig_tpm_sealed **out)
+{
+	struct elfsig_tpm_sealed *s;
+	ESYS_TR key = ESYS_TR_NONE;
+	TPM2B_PUBLIC pub;
+	TPM2B_DIGEST policy = { .size = ELFSIG_TPM_POLICY_SIZE };
+	int ret;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	ret = authority_public(spki, spki_len, &pub);
+	if (!ret)
+		ret = public_name(&pub, s->auth_name, &s->auth_name_len);
+	if (!ret)
+		ret = elfsig_tpm_authorize_policy(s->auth_name, s->auth_name_len,
+						  ref, ref_len, policy.buffer);
+	/* An object this TPM could never open is not written: the TPM must
+	 * load the authority's key (RSA 4096 rarely loads). */
+	if (!ret)
+		ret = load_authority(t, &pub, s->auth_name, s->auth_name_len,
+				     &key);
+	if (!ret)
+		ret = tpm_flush(t, &key, false);
+	if (!ret)
+		ret = tpm_seal_policy(t, &policy, secret, len, s);
+	if (ret) {
+		free(s);
+		return ret;
+	}
+	s->authorized = true;
+	memcpy(s->ref, ref, ref_len);
+	s->ref_len = ref_len;
+	*out = s;
+	return 0;
 }
 
 int elfsig_tpm_unseal_authorized(struct elfsig_tpm *t,
