@@ -34,13 +34,19 @@ for n in $counts; do
 	cp "$W"/opt/certs/*.pem "$W/stage/etc/elfsig/certs/"
 	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$W/opt/auth.key" 2>/dev/null
 	# The enrolment: the policy signed by the authority, the object bound
-	# to it, a signed PCR policy for the guest's state.
-	files="policy policy.sig policy.sealed authority.pem pcr-policies/boot.pcrpol"
+	# to it, a signed PCR policy for the guest's state; or, for a baseline
+	# build from before the authority (BUILD=DIR), the sealed policy.
+	if "$BUILD/elfsig-enroll" --help | grep -q -- --authority-key; then
+		files="policy policy.sig policy.sealed authority.pem pcr-policies/boot.pcrpol"
+		create='/usr/sbin/elfsig-enroll create /opt/b/certs/*.pem --dir /tmp/e --authority-key /opt/b/auth.key'
+	else
+		files="policy policy.sealed"
+		create='/usr/sbin/elfsig-enroll create /opt/b/certs/*.pem --policy /tmp/e/policy --sealed /tmp/e/policy.sealed'
+	fi
 	# shellcheck disable=SC2016 # guest code
 	printf '%s\n' 'export TPM2TOOLS_TCTI=device:/dev/tpmrm0' \
-		'mkdir -p /tmp/e' \
-		'/usr/sbin/elfsig-enroll create /opt/b/certs/*.pem --dir /tmp/e --authority-key /opt/b/auth.key' \
-		'mv /tmp/e/pcr-policies/*.pcrpol /tmp/e/pcr-policies/boot.pcrpol' \
+		'mkdir -p /tmp/e' "$create" \
+		'mv /tmp/e/pcr-policies/*.pcrpol /tmp/e/pcr-policies/boot.pcrpol 2>/dev/null' \
 		"for f in $files; do echo \"ELFSIG-FILE-BEGIN \$f\"; base64 /tmp/e/\$f; echo ELFSIG-FILE-END; done" \
 		> "$W/enrol.sh"
 	"$VMRUN" --kernel "$KERNEL" --tpmstate "$W/tpm" --root "$W/stage" --add "$W/opt:b" \
