@@ -56,12 +56,16 @@ int write_policy(struct kl_policy *pol, const struct opts *o,
 int edit_policy(struct opts *o, const char *cmd, int argc, char **argv,
 		int (*edit)(struct kl_policy *pol, int n, char **args));
 
+/* "the current", "the predicted" or the --pcr-values file, for messages. */
+const char *values_source(const struct opts *o);
+
 int cmd_create(struct opts *o, int argc, char **argv);
 int cmd_add(struct opts *o, int argc, char **argv);
 int cmd_remove(struct opts *o, int argc, char **argv);
 int cmd_reseal(struct opts *o, int argc, char **argv);
 int cmd_sign_pcr_policy(struct opts *o, int argc, char **argv);
 int cmd_migrate(struct opts *o, int argc, char **argv);
+int cmd_predict(struct opts *o, int argc, char **argv);
 int cmd_show(struct opts *o, int argc, char **argv);
 int cmd_check(struct opts *o, int argc, char **argv);
 

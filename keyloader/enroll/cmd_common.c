@@ -23,8 +23,11 @@ const char usage_text[] =
 "                   a signed PCR policy for the current (or given) PCR state\n"
 "  add CERT...      enrol more certificates (signs the policy again)\n"
 "  remove KEY...    remove certificates, given as files or sha256:HEX\n"
-"  sign-pcr-policy  sign a PCR policy: the current PCR state, or the values\n"
-"                   of --pcr-values (e.g. after a firmware or kernel update)\n"
+"  sign-pcr-policy  sign a PCR policy: the current PCR state, the values of\n"
+"                   --pcr-values, or a state predicted with --event-log\n"
+"                   (e.g. after a firmware or kernel update)\n"
+"  predict          print the PCR values --event-log predicts (with\n"
+"                   --replace-digest), as --pcr-values reads them\n"
 "  reseal           seal the enrolment again with this TPM (after a TPM\n"
 "                   clear); needs no authority key\n"
 "  migrate          turn a version 1 enrolment (policy sealed to one PCR\n"
@@ -55,6 +58,10 @@ const char usage_text[] =
 "      --pcr-values FILE  sign these values (\"sha256:N=HEX\" lines, as\n"
 "                         printed by elfsig-tpm pcrread, or tpm2_pcrread\n"
 "                         output) instead of the current ones\n"
+"      --event-log FILE   predict the PCR values by replaying this TCG event\n"
+"                         log (binary_bios_measurements)...\n"
+"      --replace-digest OLD=NEW  ...with the component measured as sha256 OLD\n"
+"                         replaced by one measured as NEW (repeatable)\n"
 "  -T, --tcti TCTI        TPM (default $TPM2TOOLS_TCTI, else device:/dev/tpmrm0)\n"
 "      --srk-handle H     persistent SRK handle (default: derive the SRK)\n"
 "  -f, --force            create: replace an existing policy\n"
@@ -83,10 +90,32 @@ static int default_paths(struct opts *o)
 				ARRAY_SIZE(paths)) ? EXIT_USAGE : 0;
 }
 
+/* "OLD=NEW", each 64 hex digits, optionally "sha256:" first. */
+static int parse_replace(const char *arg, struct kl_enroll_opts *e)
+{
+	struct kl_eventlog_replace *r = &e->replace[e->nreplace];
+	const char *eq = strchr(arg, '='), *from = arg, *to = eq ? eq + 1 : "";
+	size_t flen = eq ? (size_t)(eq - arg) : 0;
+
+	if (e->nreplace >= KL_MAX_REPLACE)
+		return usage_err("--replace-digest: at most 16");
+	if (flen > 7 && !strncmp(from, "sha256:", 7)) {
+		from += 7;
+		flen -= 7;
+	}
+	if (!strncmp(to, "sha256:", 7))
+		to += 7;
+	if (!eq || common_unhex(from, flen, r->from, KL_FP_LEN) ||
+	    common_unhex(to, strlen(to), r->to, KL_FP_LEN))
+		return usage_err("--replace-digest: expected OLD=NEW, two SHA-256 digests in hex");
+	e->nreplace++;
+	return 0;
+}
+
 int parse_opts(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
-	       OPT_AUTH, OPT_PCRPOL };
+	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE };
 	static const struct option longopts[] = {
 		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
@@ -99,6 +128,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		{ "pcrs",	 required_argument, NULL, OPT_PCRS },
 		{ "measure-pcr", required_argument, NULL, OPT_MEASURE },
 		{ "pcr-values",	 required_argument, NULL, OPT_VALUES },
+		{ "event-log",	 required_argument, NULL, OPT_EVLOG },
+		{ "replace-digest", required_argument, NULL, OPT_REPLACE },
 		{ "tcti",	 required_argument, NULL, 'T' },
 		{ "srk-handle",	 required_argument, NULL, OPT_SRK },
 		{ "force",	 no_argument,	    NULL, 'f' },
@@ -130,6 +161,11 @@ int parse_opts(struct opts *o, int argc, char **argv)
 			o->pcrs_set = true;
 			break;
 		case OPT_VALUES: o->e.pcr_values = optarg; break;
+		case OPT_EVLOG: o->e.event_log = optarg; break;
+		case OPT_REPLACE:
+			if (parse_replace(optarg, &o->e))
+				return EXIT_USAGE;
+			break;
 		case OPT_MEASURE:
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
@@ -153,6 +189,10 @@ int parse_opts(struct opts *o, int argc, char **argv)
 			return usage_err(NULL);
 		}
 	}
+	if (o->e.pcr_values && o->e.event_log)
+		return usage_err("--pcr-values and --event-log: give one");
+	if (o->e.nreplace && !o->e.event_log)
+		return usage_err("--replace-digest needs --event-log");
 	return default_paths(o);
 }
 
@@ -297,6 +337,12 @@ static void print_policy(const struct kl_policy *pol, const struct opts *o)
 	       pol->nkeys, pol->nkeys == 1 ? "" : "s", sel, o->e.sig_path);
 }
 
+const char *values_source(const struct opts *o)
+{
+	return o->e.pcr_values ? o->e.pcr_values :
+	       o->e.event_log ? "the predicted" : "the current";
+}
+
 /* A signed PCR policy into @out, its directory made if need be. */
 static int prepare_pcr_policy(const struct kl_policy *pol, const struct opts *o,
 			      const struct kl_signer *s, struct kl_out *out)
@@ -313,8 +359,7 @@ static int prepare_pcr_policy(const struct kl_policy *pol, const struct opts *o,
 		return EXIT_FAIL;
 	*out = (struct kl_out){ .path = path, .data = text, .len = len,
 				.mode = 0644 };
-	printf("%s: PCR policy for %s values, signed\n", path,
-	       o->e.pcr_values ? o->e.pcr_values : "the current");
+	printf("%s: PCR policy for %s values, signed\n", path, values_source(o));
 	return 0;
 }
 

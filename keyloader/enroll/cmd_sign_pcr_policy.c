@@ -42,7 +42,7 @@ int cmd_sign_pcr_policy(struct opts *o, int argc, char **argv)
 			       .mode = 0644 };
 	if (!kl_write_all(&out, 1)) {
 		printf("%s: PCR policy for %s values, signed\n", path,
-		       o->e.pcr_values ? o->e.pcr_values : "the current");
+		       values_source(o));
 		ret = EXIT_OK;
 	}
 out:

@@ -5,7 +5,8 @@
  *   create CERT...   new policy with these certificates
  *   add CERT...      enrol more certificates
  *   remove KEY...    drop certificates (file or sha256:HEX)
- *   sign-pcr-policy  approve a PCR state (current, or --pcr-values)
+ *   sign-pcr-policy  approve a PCR state (current, --pcr-values, predicted)
+ *   predict          PCR values from the TCG event log, a component replaced
  *   reseal           seal the enrolment again with this TPM
  *   migrate          a version 1 enrolment becomes a signed one
  *   show             list the enrolled keys
@@ -35,6 +36,7 @@ static const struct {
 	{ "add", cmd_add },
 	{ "remove", cmd_remove },
 	{ "sign-pcr-policy", cmd_sign_pcr_policy },
+	{ "predict", cmd_predict },
 	{ "reseal", cmd_reseal },
 	{ "migrate", cmd_migrate },
 	{ "show", cmd_show },

@@ -24,6 +24,38 @@ int kl_policy_load(const char *path, struct kl_policy *pol)
 	return err;
 }
 
+static int predict(const struct kl_enroll_opts *o,
+		   const struct elfsig_tpm_pcrsel *sel,
+		   struct elfsig_tpm_pcr_values *vals)
+{
+	/* The hit counts are the prediction's report, not an option. */
+	struct kl_eventlog_replace rep[KL_MAX_REPLACE];
+	char hex[2 * KL_FP_LEN + 1];
+	uint8_t *buf;
+	size_t len, i;
+	int err;
+
+	err = kl_read_file(AT_FDCWD, o->event_log, KL_EVENTLOG_MAX_SIZE, &buf,
+			   &len);
+	if (err)
+		return err;
+	memcpy(rep, o->replace, sizeof(rep));
+	err = kl_eventlog_replay(buf, len, o->event_log, rep, o->nreplace, sel,
+				 vals);
+	free(buf);
+	/* A replacement that matches nothing predicts the old state: it is
+	 * a mistake (a wrong digest), never signed silently. */
+	for (i = 0; !err && i < o->nreplace; i++) {
+		if (rep[i].hits)
+			continue;
+		common_hex(rep[i].from, KL_FP_LEN, hex);
+		kl_err("%s: no event measured sha256:%s (nothing to replace)",
+		       o->event_log, hex);
+		err = -ENOENT;
+	}
+	return err;
+}
+
 int kl_enroll_pcr_values(const struct kl_enroll_opts *o,
 			 const struct elfsig_tpm_pcrsel *sel,
 			 struct elfsig_tpm_pcr_values *vals)
@@ -45,6 +77,8 @@ int kl_enroll_pcr_values(const struct kl_enroll_opts *o,
 		free(buf);
 		return err;
 	}
+	if (o->event_log)
+		return predict(o, sel, vals);
 	err = elfsig_tpm_open(&topts, &tpm);
 	if (err)
 		return err;

@@ -404,6 +404,36 @@ int kl_unseal_check(struct elfsig_tpm *tpm,
 		    const struct kl_authority *a,
 		    const struct kl_pcr_policy *pps, size_t n, size_t *used);
 
+/* ---- eventlog.c ---- */
+#define KL_EVENTLOG_MAX_SIZE	(16 * 1024 * 1024)	/* larger logs are refused */
+#define KL_MAX_REPLACE		16
+
+/* A measured component and its successor: events whose SHA-256 digest is
+ * @from are replayed with @to. */
+struct kl_eventlog_replace {
+	uint8_t from[KL_FP_LEN];
+	uint8_t to[KL_FP_LEN];
+	unsigned int hits;	/* out: events replaced */
+};
+
+/**
+ * kl_eventlog_replay() - predict PCR values from a TCG event log
+ * @buf:  the log (crypto-agile TCG PC Client format, as
+ *        binary_bios_measurements holds it)
+ * @len:  its size
+ * @name: for messages
+ * @rep:  components to replace; their hits are counted
+ * @nrep: how many
+ * @sel:  the PCRs wanted (sha256 bank)
+ * @vals: out, their values after replaying every event, PCR 0 starting
+ *        at the StartupLocality event's locality
+ * Return: 0, -EINVAL for another bank, or -EBADMSG with a message.
+ */
+int kl_eventlog_replay(const uint8_t *buf, size_t len, const char *name,
+		       struct kl_eventlog_replace *rep, size_t nrep,
+		       const struct elfsig_tpm_pcrsel *sel,
+		       struct elfsig_tpm_pcr_values *vals);
+
 /* ---- enroll.c ---- */
 struct kl_enroll_opts {
 	const char *policy_path;
@@ -413,6 +443,9 @@ struct kl_enroll_opts {
 	const char *pcrpol_dir;		/* signed PCR policies */
 	const char *out;		/* a signed PCR policy's file, or NULL */
 	const char *pcr_values;	/* expected PCR values file, or NULL: current */
+	const char *event_log;	/* or: predicted from this TCG event log */
+	struct kl_eventlog_replace replace[KL_MAX_REPLACE];
+	size_t nreplace;
 	const char *tcti;
 	uint32_t srk_handle;
 };
@@ -485,8 +518,8 @@ int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
 		   uint8_t **buf, size_t *len);
 
 /**
- * kl_enroll_pcr_values() - the PCR values of @o->pcr_values, or the TPM's
- * current ones
+ * kl_enroll_pcr_values() - the PCR values of @o->pcr_values, or predicted
+ * from @o->event_log with @o->replace, or the TPM's current ones
  * @o:    the options
  * @sel:  the PCRs
  * @vals: out, the values

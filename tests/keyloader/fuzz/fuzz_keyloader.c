@@ -5,7 +5,8 @@
  * writer reproduces and the parser accepts again with the same PCRs and
  * keys), a certificate file (an accepted one's DER parses again to the same
  * fingerprint), a PCR values file, a signed PCR policy (whatever it
- * accepts, the writer reproduces with the same values and signature).
+ * accepts, the writer reproduces with the same values and signature), a
+ * TCG event log replayed with a component replaced.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -104,15 +105,25 @@ static void pcr_policy(const uint8_t *data, size_t size)
 	kl_pcr_policy_clear(&b);
 }
 
+static void event_log(const uint8_t *data, size_t size)
+{
+	static const struct elfsig_tpm_pcrsel sel = { 0x000b, 0xffffff };
+	struct kl_eventlog_replace rep = { .from = { 0 }, .to = { 1 } };
+	struct elfsig_tpm_pcr_values v;
+
+	kl_eventlog_replay(data, size, "fuzz", &rep, 1, &sel, &v);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0: policy(data + 1, size - 1); break;
 	case 1: cert(data + 1, size - 1); break;
 	case 2: pcr_values(data + 1, size - 1); break;
 	case 3: pcr_policy(data + 1, size - 1); break;
+	case 4: event_log(data + 1, size - 1); break;
 	}
 	return 0;
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # kl_fuzz_seeds DIR: the keyloader fuzz seed corpus, made at test time.
 # Each seed's first byte selects the parser (0 policy, 1 certificate,
-# 2 PCR values, 3 signed PCR policy), as in fuzz_keyloader.c.
+# 2 PCR values, 3 signed PCR policy, 4 TCG event log), as in
+# fuzz_keyloader.c.
 kl_fuzz_seeds() {
 	local d=$1 fp
 	mkdir -p "$d"
@@ -23,5 +24,19 @@ kl_fuzz_seeds() {
 	  for i in 0 2 4 7; do printf 'pcr sha256:%d=%064d\n' "$i" 0; done
 	  printf 'policy 4f04c837291ac05d8c8fceb5d03ac530d3189c1dd24dc744f2145cf71eaa9cf6\nsignature %0140x\n' 7
 	} > "$d/pcr-policy"
+	# A crypto-agile event log: Spec ID, StartupLocality, two events.
+	python3 - "$d/event-log" <<'PY' || return 1
+import hashlib, struct, sys
+def ev2(pcr, typ, data, d256=None):
+    return (struct.pack("<III", pcr, typ, 2) + struct.pack("<H", 4) + hashlib.sha1(data).digest() +
+            struct.pack("<H", 0xb) + (d256 or hashlib.sha256(data).digest()) +
+            struct.pack("<I", len(data)) + data)
+spec = (b"Spec ID Event03\0" + struct.pack("<IBBBBI", 0, 0, 2, 0, 2, 2) +
+        struct.pack("<HHHH", 4, 20, 0xb, 32) + b"\0")
+log = b"\4" + struct.pack("<II", 0, 3) + b"\0" * 20 + struct.pack("<I", len(spec)) + spec
+log += ev2(0, 3, b"StartupLocality\0\3", b"\0" * 32)
+log += ev2(0, 8, b"firmware") + ev2(4, 0xd, b"loader", b"\0" * 32)
+open(sys.argv[1], "wb").write(log)
+PY
 	rm -f "$d/.key" "$d/.pem" "$d/.der"
 }
