@@ -406,7 +406,8 @@ static int verify_signature(struct elfsig_tpm *t, const TPM2B_PUBLIC *pub,
 		ret = tpm_rc_fail(rc, "verifying the signed PCR policy");
 	}
 	fret = tpm_flush(t, &key, ret != 0);
-	return ret ?: fret;
+	ret = ret ?: fret;
+	return ret;
 }
 
 int elfsig_tpm_seal_authorized(struct elfsig_tpm *t, const uint8_t *spki,

@@ -260,7 +260,7 @@ int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 	struct elfsig_tpm_sealed *s;
 	uint16_t version, flags;
 	size_t off = SEALED_HDR_LEN;
-	int ret = -EBADMSG;
+	int ret;
 
 	*out = NULL;
 	if (len < SEALED_HDR_LEN) {

@@ -12,7 +12,7 @@ int cmd_reseal(struct opts *o, int argc, char **argv)
 {
 	struct kl_authority a;
 	struct kl_policy pol;
-	struct kl_out out = { 0 };
+	struct kl_out out;
 	uint8_t *buf = NULL;
 	size_t len;
 	int ret;
