@@ -18,11 +18,6 @@
 
 #include "cmd.h"
 
-static void lib_error(const char *msg, void *ctx)
-{
-	fprintf(stderr, "%s: %s\n", PROG, msg);
-}
-
 static const struct {
 	const char *name;
 	int (*fn)(struct opts *o, int argc, char **argv);
@@ -40,8 +35,8 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	size_t i;
 
-	kl_set_error_callback(lib_error, NULL);
-	elfsig_tpm_set_error_callback(lib_error, NULL);
+	kl_set_error_callback(common_stderr_error, (void *)PROG);
+	elfsig_tpm_set_error_callback(common_stderr_error, (void *)PROG);
 	if (argc < 2)
 		return usage_err("no command given");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
