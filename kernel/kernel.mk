@@ -61,7 +61,7 @@ $(O)/vm/hello-pie: tests/vm/guest/hello.c
 vm-prereqs: $(VM_GUEST) $(VM_MUSL) $(O)/vm/hello-dyn $(O)/vm/hello-pie $(O)/signelf
 
 CHECK_PREREQS += kernel vm-prereqs
-CHECK_SUITES  += tests/vm/test-kernel.sh
+CHECK_SUITES  += tests/kernel/test-series.sh tests/vm/test-kernel.sh
 KASAN_VM_SUITES := tests/vm/test-kernel-kasan.sh
 KERNEL61_VM_SUITES := tests/vm/test-kernel-6.1.sh
 
