@@ -43,7 +43,16 @@ FORCE=0
 tree_dir() { echo "$KDIR/git-$1"; }
 scratch_dir() { echo "$KDIR/scratch-$1"; }
 g() { local d=$1; shift; git -C "$d" "$@"; }
+# A tree's state, in its git directory: elfsig-state, "SUM HEAD" once the
+# tree is what the patch files with series_sum SUM make, HEAD the commit
+# it was at; elfsig-pending, "SUM", while the developer finishes a git am
+# of the post patches that stopped.
 state_file() { echo "$(g "$1" rev-parse --absolute-git-dir)/elfsig-state"; }
+pending_file() { echo "$(g "$1" rev-parse --absolute-git-dir)/elfsig-pending"; }
+print_file() { echo "$(g "$1" rev-parse --absolute-git-dir)/elfsig-upstream"; }
+built_from() { # DIR: the SUM of the state, or of the pending git am
+	cat "$(pending_file "$1")" 2>/dev/null || cut -d' ' -f1 "$(state_file "$1")" 2>/dev/null || true
+}
 
 # import VERSION: the repository with the pristine source as its root
 # commit, refs/elfsig/base, checked out on branch elfsig. Debian's
@@ -61,6 +70,7 @@ import() {
 	g "$d.tmp" init -q -b elfsig
 	g "$d.tmp" config gc.auto 0
 	g "$d.tmp" config core.looseCompression 1
+	g "$d.tmp" config rebase.updateRefs true
 	g "$d.tmp" add -A -f
 	GIT_AUTHOR_NAME=Debian GIT_AUTHOR_EMAIL=debian-kernel@lists.debian.org \
 	GIT_AUTHOR_DATE="@$(stat -c %Y "$tarball") +0000" \
@@ -77,6 +87,7 @@ repo() {
 	local v=$1 d want
 	d=$(tree_dir "$v")
 	if [ -d "$d/.git" ]; then
+		g "$d" config rebase.updateRefs true
 		want=$(sha256sum < "$(series_tarball "$v")" | cut -c1-64)
 		g "$d" log -1 --format=%b refs/elfsig/base | grep -q "sha256 $want" && return 0
 		[ "$FORCE" = 1 ] || [ "$(has_work "$d")" = no ] ||
@@ -103,6 +114,9 @@ has_work() {
 	fi
 	if [ -f "$(state_file "$d")" ]; then
 		read -r _ rec_head < "$(state_file "$d")"
+	elif [ -f "$(pending_file "$d")" ]; then
+		# git am --abort puts HEAD back there: nothing of its own.
+		rec_head=$(g "$d" rev-parse "$(mark_ref "$d" upstream)")
 	else
 		rec_head=$(g "$d" rev-parse refs/elfsig/base)
 	fi
@@ -110,12 +124,34 @@ has_work() {
 }
 
 # record VERSION DIR: the tree is what the committed patch files make.
-record() { echo "$(series_sum "$1") $(g "$2" rev-parse HEAD)" > "$(state_file "$2")"; }
+record() {
+	echo "$(series_sum "$1") $(g "$2" rev-parse HEAD)" > "$(state_file "$2")"
+	rm -f "$(pending_file "$2")"
+}
 
-# mark DIR PHASE...: where each phase ends (refs/worktree/ is per tree).
+# mark_ref DIR PHASE: the branch that marks where PHASE (pre, upstream)
+# ends in DIR: elfsig-pre, elfsig-upstream in the developer's tree,
+# scratch-* in a scratch tree. Branches, so that git rebase (with
+# rebase.updateRefs, set in the repositories) moves them with the
+# commits it rewrites.
+mark_ref() {
+	case $1 in
+	"$KDIR"/scratch-*) echo "refs/heads/scratch-$2" ;;
+	*) echo "refs/heads/elfsig-$2" ;;
+	esac
+}
 mark() {
 	local d=$1 p; shift
-	for p; do g "$d" update-ref "refs/worktree/elfsig/$p" HEAD; done
+	for p; do g "$d" update-ref "$(mark_ref "$d" "$p")" HEAD; done
+}
+
+# upstream_print DIR: the 6.12 commits of a 6.1 tree, as messages and
+# patch ids: they come from kernel/patches/, never from an edit there.
+upstream_print() {
+	local range
+	range=$(mark_ref "$1" pre)..$(mark_ref "$1" upstream)
+	{ g "$1" log --format=%B "$range"; g "$1" log -p --format= "$range" | g "$1" patch-id --stable; } |
+		sha256sum | cut -c1-64
 }
 
 # unstop DIR: end a git am or rebase that stopped in DIR.
@@ -129,12 +165,14 @@ unstop() {
 	fi
 }
 
-# apply VERSION DIR: reset DIR's HEAD to the pristine source and apply every
-# patch with git am, one commit each (kernel/series.sh). A pre or 6.12
-# patch that does not apply is an error; the post patches (the 6.1 delta)
-# go in one git am -3, left stopped for the developer when not in scratch.
+# apply VERSION DIR [PENDING]: reset DIR's HEAD to the pristine source and
+# apply every patch with git am, one commit each (kernel/series.sh). A pre
+# or 6.12 patch that does not apply is an error, and DIR is left at the
+# pristine source; the post patches (the 6.1 delta) go in one git am -3,
+# which is left stopped for the developer when PENDING (a file to write
+# the series' digest to) is given.
 apply() {
-	local v=$1 d=$2 steps phase p opts out post=()
+	local v=$1 d=$2 pending=${3:-} steps phase p opts out post=()
 	steps=$(series_steps "$v") || exit 1
 	g "$d" reset -q --hard refs/elfsig/base
 	g "$d" clean -q -fdx
@@ -148,6 +186,7 @@ apply() {
 		if ! out=$(g "$d" am -q --committer-date-is-author-date $opts "$p" 2>&1); then
 			echo "$out" >&2
 			g "$d" am --abort
+			g "$d" reset -q --hard refs/elfsig/base
 			die "$v: $(rel "$p") does not apply${opts:+ with git am $opts}"
 		fi
 		case $phase in
@@ -155,12 +194,15 @@ apply() {
 		upstream) mark "$d" upstream ;;
 		esac
 	done <<< "$steps"
+	[ "$v" = 6.12 ] || upstream_print "$d" > "$(print_file "$d")"
+	[ -z "$pending" ] || series_sum "$v" > "$pending"
 	if [ "${#post[@]}" != 0 ] &&
 		! g "$d" am -q -3 --committer-date-is-author-date "${post[@]}" >/dev/null; then
-		case $d in
-		"$(scratch_dir "$v")") g "$d" am --abort ;;
-		*) echo "refresh: $v: resolve in $(rel "$d") ('git am --continue'), then run kernel/refresh.sh export" >&2 ;;
-		esac
+		if [ -n "$pending" ]; then
+			echo "refresh: $v: resolve in $(rel "$d") ('git am --continue'), then run kernel/refresh.sh export" >&2
+		else
+			g "$d" am --abort
+		fi
 		die "$v: a patch of $(rel "$SERIES_DELTA")/post does not apply"
 	fi
 	# Nothing left over: no rejects, no stray or modified file.
@@ -174,7 +216,7 @@ build() {
 	d=$(tree_dir "$v")
 	repo "$v"
 	if [ -f "$(state_file "$d")" ] && [ "$(has_work "$d")" = no ] &&
-		[ "$(cut -d' ' -f1 "$(state_file "$d")")" = "$(series_sum "$v")" ]; then
+		[ "$(built_from "$d")" = "$(series_sum "$v")" ]; then
 		say "$v: $(rel "$d") is up to date"
 		return 0
 	fi
@@ -183,10 +225,8 @@ build() {
 	say "$v: applying the series in $(rel "$d")"
 	unstop "$d"
 	g "$d" checkout -q -f -B elfsig refs/elfsig/base
-	# The state names the inputs even while a post patch waits for the
-	# developer: what they resolve is work on top of these inputs.
-	echo "$(series_sum "$v") $(g "$d" rev-parse HEAD)" > "$(state_file "$d")"
-	apply "$v" "$d"
+	rm -f "$(state_file "$d")" "$(pending_file "$d")"
+	apply "$v" "$d" "$(pending_file "$d")"
 	record "$v" "$d"
 }
 
@@ -205,32 +245,34 @@ format() {
 
 # write VERSION DIR ROOT: DIR's series as patch files under ROOT/kernel/.
 write() {
-	local v=$1 d=$2 root=$3 r
+	local v=$1 d=$2 root=$3 r pre up
 	if [ "$v" = 6.12 ]; then
 		format "$d" refs/elfsig/base..HEAD "$root/kernel/patches"
 		return 0
 	fi
 	# The 6.12 commits in a 6.1 tree come from kernel/patches/, never from
 	# an edit there: pre, then the 6.12 series, then post, in that order.
-	for r in refs/elfsig/base refs/worktree/elfsig/pre refs/worktree/elfsig/upstream; do
+	pre=$(mark_ref "$d" pre) up=$(mark_ref "$d" upstream)
+	for r in refs/elfsig/base "$pre" "$up"; do
 		g "$d" merge-base --is-ancestor "$r" HEAD ||
-			die "6.1: $(rel "$d"): the 6.12 commits were rewritten: change them in git-6.12"
+			die "6.1: $(rel "$d"): $r is not below HEAD: rebase with rebase.updateRefs, or kernel/refresh.sh tree"
 	done
-	[ "$(g "$d" rev-list --count refs/worktree/elfsig/pre..refs/worktree/elfsig/upstream)" = \
-	  "$(find "$SERIES_6_12" -maxdepth 1 -name '*.patch' | wc -l)" ] ||
-		die "6.1: $(rel "$d") does not hold the 6.12 series: kernel/refresh.sh tree"
-	format "$d" refs/elfsig/base..refs/worktree/elfsig/pre "$root/kernel/delta-6.1/pre"
-	format "$d" refs/worktree/elfsig/upstream..HEAD "$root/kernel/delta-6.1/post"
+	[ "$FORCE" = 1 ] || [ "$(upstream_print "$d")" = "$(cat "$(print_file "$d")" 2>/dev/null)" ] ||
+		die "6.1: the 6.12 commits in $(rel "$d") changed: they come from kernel/patches/, change them in git-6.12 (or export --force)"
+	format "$d" "refs/elfsig/base..$pre" "$root/kernel/delta-6.1/pre"
+	format "$d" "$up..HEAD" "$root/kernel/delta-6.1/post"
 }
 
 # export_tree VERSION: write the committed patch files from the tree.
 export_tree() {
 	local v=$1 d untracked
 	d=$(tree_dir "$v")
-	[ -f "$(state_file "$d")" ] || die "$v: no tree: kernel/refresh.sh tree"
-	[ "$FORCE" = 1 ] || [ "$(cut -d' ' -f1 "$(state_file "$d")")" = "$(series_sum "$v")" ] ||
+	[ -n "$(built_from "$d")" ] || die "$v: no tree: kernel/refresh.sh tree"
+	[ "$FORCE" = 1 ] || [ "$(built_from "$d")" = "$(series_sum "$v")" ] ||
 		die "$v: $(rel "$d") was built from other patch files than the committed ones: kernel/refresh.sh tree (or export --force)"
 	! busy "$d" || die "$v: a git am or rebase is stopped in $(rel "$d"): finish it first"
+	[ ! -f "$(pending_file "$d")" ] || [ "$(has_work "$d")" = yes ] ||
+		die "$v: the git am of the post patches was aborted in $(rel "$d"): kernel/refresh.sh tree"
 	[ -z "$(g "$d" status --porcelain --untracked-files=no)" ] ||
 		die "$v: $(rel "$d") has uncommitted changes: commit them first"
 	# Debian's .gitignore hides every untracked file from git status.
@@ -242,17 +284,18 @@ export_tree() {
 	say "$v: exported $(rel "$d")"
 }
 
-# The 6.1 delta first (it was made on the 6.1 tree's 6.12 series), then
-# 6.12; then the 6.1 tree is rebuilt on the new 6.12 series and its delta
-# written again, so that its context follows.
+# The 6.1 delta first when git-6.1 has work of its own (it was made on
+# that tree's 6.12 series), then 6.12; then, when the patch files changed
+# under it, the 6.1 tree is rebuilt and its delta written again, so that
+# its context follows the 6.12 series.
 cmd_export() {
-	local before
-	if [ -f "$(tree_dir 6.1)/.git/elfsig-state" ] && [ "$(has_work "$(tree_dir 6.1)")" = yes ]; then
+	local t61
+	t61=$(tree_dir 6.1)
+	if [ -d "$t61/.git" ] && [ "$(has_work "$t61")" = yes ]; then
 		export_tree 6.1
 	fi
-	before=$(series_sum 6.1)
 	export_tree 6.12
-	if [ "$(series_sum 6.1)" != "$before" ] || [ ! -f "$(tree_dir 6.1)/.git/elfsig-state" ]; then
+	if [ ! -d "$t61/.git" ] || [ "$(built_from "$t61")" != "$(series_sum 6.1)" ]; then
 		build 6.1
 		export_tree 6.1
 	fi
