@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include <keyutils.h>
@@ -18,7 +19,8 @@
  * tests') is locked with KEYCTL_RESTRICT_KEYRING.
  */
 #define KL_LOCK_SYSCTL		"/proc/sys/fs/elfsig/lock"
-#define KL_LOCK_ON_CLOSE	"/sys/kernel/security/elfsig/lock-on-close"
+#define KL_SECURITYFS		"/sys/kernel/security"
+#define KL_LOCK_ON_CLOSE	KL_SECURITYFS "/elfsig/lock-on-close"
 
 /* The kernel's .elfsig, once kl_keyring_resolve() has met it. */
 static int32_t kernel_keyring;
@@ -194,6 +196,12 @@ int kl_keyring_arm(int32_t keyring)
 	if (keyring != kernel_keyring || armed_fd >= 0)
 		return 0;
 	armed_fd = open(KL_LOCK_ON_CLOSE, O_RDONLY | O_CLOEXEC);
+	/* An initramfs may not have mounted securityfs yet (systemd does,
+	 * initramfs-tools does not): mount it where it belongs. */
+	if (armed_fd < 0 && errno == ENOENT &&
+	    mount("securityfs", KL_SECURITYFS, "securityfs",
+		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0)
+		armed_fd = open(KL_LOCK_ON_CLOSE, O_RDONLY | O_CLOEXEC);
 	if (armed_fd < 0 && errno != ENOENT)
 		return -errno;
 	return 0;

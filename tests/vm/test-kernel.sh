@@ -51,6 +51,7 @@ mkself() { # NAME GENPKEY-ARGS...
 	openssl genpkey "$@" -out "$K/$name.key" 2>/dev/null &&
 	openssl req -new -x509 -key "$K/$name.key" -days 30 \
 		-subj "/O=elfsig vm tests/CN=$name" \
+		-addext "basicConstraints=critical,CA:FALSE" \
 		-addext "keyUsage=digitalSignature" \
 		-addext "subjectKeyIdentifier=hash" \
 		-out "$K/$name.pem" 2>/dev/null &&
@@ -159,9 +160,11 @@ for mode in $MODES; do
 done
 # The fail-safe lock: one boot per case, as the lock is one way.
 for fs in ${ELFSIG_VM_FAILSAFE-arm pid1}; do
+	stage2=()
+	[ "$fs" = pid1 ] && stage2=(--stage2 "$TOP/tests/vm/guest/failsafe.sh")
 	guest "failsafe $fs" "$T_TMP/console-failsafe-$fs.log" \
 		"$TOP/tests/vm/guest/failsafe.sh" --append "elfsig_failsafe=$fs" \
-		--stage2 "$TOP/tests/vm/guest/failsafe.sh"
+		"${stage2[@]}"
 done
 if [ -n "${ELFSIG_VM_KEEP:-}" ]; then
 	mkdir -p "$ELFSIG_VM_KEEP" && cp -a "$T_TMP"/. "$ELFSIG_VM_KEEP"/

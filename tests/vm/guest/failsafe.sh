@@ -10,6 +10,8 @@
 T=/opt/t
 P=$T/probe
 ARM=/sys/kernel/security/elfsig/lock-on-close
+mountpoint -q /sys/kernel/security ||
+	mount -t securityfs securityfs /sys/kernel/security
 CASE=arm
 case " $(cat /proc/cmdline) " in
 *" elfsig_failsafe=pid1 "*) CASE=pid1 ;;
@@ -53,7 +55,7 @@ if [ $$ = 1 ]; then
 fi
 
 [ "$(lockval)" = 0 ] && pass "unlocked at boot" || fail "unlocked at boot" "lock reads $(lockval)"
-padd_elfsig $T/p256.der && pass "a key is added before the lock" || fail "a key is added before the lock" "padd failed"
+padd_elfsig $T/certs/p256.der && pass "a key is added before the lock" || fail "a key is added before the lock" "padd failed"
 
 case $CASE in
 arm)
