@@ -21,6 +21,7 @@ esac
 
 pass() { echo "ELFSIG-RESULT: PASS: $MODE: $1"; }
 fail() { echo "ELFSIG-RESULT: FAIL: $MODE: $1: $2"; }
+skip() { echo "ELFSIG-RESULT: SKIP: $MODE: $1: $2"; }
 oneline() { echo "$1" | tr '\n' ' '; }
 
 # expect NAME WANT CMD...: run CMD through "probe exec"; WANT is a glob
@@ -135,7 +136,10 @@ enforce)
 	refused "ECDSA P-192 certificate refused" padd_elfsig $T/p192.der
 	expect_klog "log: P-192 refused" "refused: ecdsa-nist-p192; format v1 allows"
 	refused "ECDSA P-521 certificate refused" padd_elfsig $T/p521.der
-	expect_klog "log: P-521 refused" "refused: ecdsa-nist-p521; format v1 allows"
+	case $(uname -r) in
+	6.1.*) skip "log: P-521 refused" "6.1's X.509 parser has no P-521: the key is refused (ENOPKG) before .elfsig's check sees it" ;;
+	*) expect_klog "log: P-521 refused" "refused: ecdsa-nist-p521; format v1 allows" ;;
+	esac
 	refused "CA option: a self-signed certificate refused before the lock" padd_elfsig $T/selfsigned.der
 	expect_klog "log: self-signed refused" "not signed by a key in the builtin or secondary trusted keyring"
 	refused "CA option: the CA certificate itself refused" padd_elfsig $T/ca.der
