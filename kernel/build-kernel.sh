@@ -144,6 +144,9 @@ if ! same_series; then
 	restore_stamps
 fi
 
+# The test platform CA the config builds in (CONFIG_SYSTEM_TRUSTED_KEYS).
+"$TOP/kernel/platform-ca.sh" init
+
 # Regenerate .config when a fragment or the series changed.
 mkdir -p "$OBJ"
 cfgsum=$(cat "${FRAGS[@]}" "$APPLIED"/*.patch | sha256sum)
