@@ -163,4 +163,44 @@ void common_hex(const uint8_t *in, size_t len, char *out) COMMON_INTERNAL;
 int common_unhex(const char *in, size_t inlen, uint8_t *out,
 		 size_t len) COMMON_INTERNAL;
 
+/* ---- cmd.c: the programs' subcommand tables ---- */
+#include <stdio.h>
+
+struct common_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);	/* argv[0] is the command */
+	const char *summary;
+};
+
+struct common_prog {
+	const char *name;		/* "signelf" */
+	const char *intro;		/* what the program is, for --help */
+	const char *outro;		/* common options, exit statuses */
+	const struct common_cmd *cmds;
+	size_t ncmds;
+	int exit_ok;
+	int exit_usage;
+};
+
+/**
+ * common_prog_main() - run the subcommand named by argv[1]
+ * @p:    the program's table
+ * @argc: main()'s
+ * @argv: main()'s
+ *
+ * "-h", "--help" and "help" print the table; "help CMD" runs CMD --help;
+ * no command prints the table on stderr; an unknown one gets one line.
+ * Return: the command's exit status, @p->exit_ok or @p->exit_usage.
+ */
+int common_prog_main(const struct common_prog *p, int argc,
+		     char **argv) COMMON_INTERNAL;
+
+/**
+ * common_stderr_error() - an error callback for the libraries: one line,
+ * "PROG: msg", on stderr
+ * @msg: the message
+ * @ctx: the program's name
+ */
+void common_stderr_error(const char *msg, void *ctx) COMMON_INTERNAL;
+
 #endif /* ELFSIG_COMMON_H */

@@ -3,5 +3,5 @@
 # linked into libelfsig and libelfsig-tpm (and through the latter into the
 # keyloader), hidden.
 
-COMMON_SRCS := common/common.c
+COMMON_SRCS := common/common.c common/cmd.c
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(O)/%.o)

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Build elfsig's test kernel: extract Debian's linux-source, apply
-# kernel/patches/, merge the config fragments, build bzImage.
+# Build elfsig's test kernel: extract Debian's linux-source, apply the
+# series, merge the config fragments, build bzImage.
 #
 #   kernel/build-kernel.sh [tiny|kasan|tiny-6.1]
 #
 # tiny and kasan: linux-source-6.12 with kernel/patches/; tiny-6.1:
-# linux-source-6.1 with kernel/patches-6.1/ (the second target).
+# linux-source-6.1 with the 6.12 series and the 6.1 delta of
+# kernel/delta-6.1/ (the second target). kernel/series.sh says which
+# patches, in which order, applied how.
 #
 # Incremental: the source is extracted once; when the series changes, the
 # previously applied series is reversed and the new one applied, so only
@@ -14,23 +16,24 @@
 # directory (O=) next to the shared source tree.
 set -euo pipefail
 
+# shellcheck source=kernel/series.sh
+. "$(dirname "$0")/series.sh"
 VARIANT=${1:-tiny}
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$SERIES_TOP
 KDIR=$TOP/build/kernel
 OBJ=$KDIR/obj-$VARIANT
 JOBS=${JOBS:-2}
 case $VARIANT in
 *-6.1)
-	TARBALL=/usr/src/linux-source-6.1.tar.xz
-	PATCHES=$TOP/kernel/patches-6.1
+	VERSION=6.1
 	SRC=$KDIR/src-6.1
 	APPLIED=$KDIR/applied-series-6.1 ;;
 *)
-	TARBALL=/usr/src/linux-source-6.12.tar.xz
-	PATCHES=$TOP/kernel/patches
+	VERSION=6.12
 	SRC=$KDIR/src
 	APPLIED=$KDIR/applied-series ;;
 esac
+TARBALL=$(series_tarball "$VERSION")
 
 case $VARIANT in
 tiny|tiny-6.1) FRAGS=("$TOP/kernel/config/elfsig.config") ;;
@@ -60,35 +63,52 @@ extract() {
 }
 
 shopt -s nullglob
-# A series: the *.patch files of a directory, in name order (glob order).
-series_sum() { # DIR
-	local p
-	for p in "$1"/*.patch; do
-		basename "$p"
-		cat "$p"
-	done | sha256sum
+# The series applied in $SRC: copies of its patches, NN-NAME.patch in the
+# order they were applied, their options in $APPLIED/options ("NN-NAME.patch
+# OPTIONS" lines; a series applied before there were options has none)
+# and what series_sum said in $APPLIED/sum.
+STEPS=$(series_steps "$VERSION")
+mapfile -t NEW < <(cut -f2 <<< "$STEPS")
+same_series() { [ "$(series_sum "$VERSION")" = "$(cat "$APPLIED/sum" 2>/dev/null)" ]; }
+
+# patch_src PATCH [GIT-APPLY-OPTIONS...]: git apply, as patch(1) would,
+# outside any repository (not this one, which holds build/).
+patch_src() {
+	local p=$1 out; shift
+	# It says where -C put a hunk: only a failure is news.
+	out=$(GIT_CEILING_DIRECTORIES=$KDIR git -C "$SRC" apply --whitespace=nowarn "$@" "$p" 2>&1) ||
+		{ echo "$out" >&2; return 1; }
 }
-same_series() { [ "$(series_sum "$PATCHES")" = "$(series_sum "$APPLIED")" ]; }
 
 unapply() {
-	local i
+	local i opts
 	local -a old=("$APPLIED"/*.patch)
 	for ((i = ${#old[@]} - 1; i >= 0; i--)); do
-		patch -d "$SRC" -p1 -R -s -f --no-backup-if-mismatch < "${old[i]}" >/dev/null || return 1
+		opts=$(awk -v f="$(basename "${old[i]}")" '$1 == f { $1 = ""; print }' "$APPLIED/options" 2>/dev/null)
+		# shellcheck disable=SC2086 # options are single words
+		patch_src "${old[i]}" -R $opts || return 1
 		rm -f "${old[i]}"
 	done
+	rm -f "$APPLIED/sum" "$APPLIED/options"
 }
 
 apply_series() {
-	local p
-	for p in "$PATCHES"/*.patch; do
-		say "applying $(basename "$p")"
-		patch -d "$SRC" -p1 -s -f --no-backup-if-mismatch < "$p" || {
+	local phase p opts n=0 copy
+	: > "$APPLIED/options"
+	while IFS=$'\t' read -r phase p opts; do
+		[ -n "$p" ] || continue
+		n=$((n + 1))
+		say "applying $phase $(basename "$p")${opts:+ ($opts)}"
+		# shellcheck disable=SC2086 # options are single words
+		patch_src "$p" $opts || {
 			echo "build-kernel: $(basename "$p") does not apply" >&2
 			return 1
 		}
-		cp "$p" "$APPLIED/"
-	done
+		copy=$(printf '%02d-%s' "$n" "$(basename "$p")")
+		cp "$p" "$APPLIED/$copy"
+		echo "$copy $opts" >> "$APPLIED/options"
+	done <<< "$STEPS"
+	series_sum "$VERSION" > "$APPLIED/sum"
 }
 
 # Files a series touches, relative to $SRC.
@@ -99,7 +119,7 @@ touched() { sed -n 's@^+++ b/@@p; s@^--- a/@@p' "$@" /dev/null | sort -u; }
 # rebuilds what really changed.
 save_stamps() {
 	local f
-	touched "$APPLIED"/*.patch "$PATCHES"/*.patch | while read -r f; do
+	touched "$APPLIED"/*.patch "${NEW[@]}" | while read -r f; do
 		[ -f "$SRC/$f" ] && echo "$(stat -c %Y "$SRC/$f") $(sha256sum < "$SRC/$f" | cut -c1-64) $f"
 	done > "$KDIR/stamps" || true
 }
@@ -123,6 +143,9 @@ if ! same_series; then
 	apply_series || { rm -rf "$APPLIED"; exit 1; }
 	restore_stamps
 fi
+
+# The test platform CA the config builds in (CONFIG_SYSTEM_TRUSTED_KEYS).
+"$TOP/kernel/platform-ca.sh" init
 
 # Regenerate .config when a fragment or the series changed.
 mkdir -p "$OBJ"

@@ -7,8 +7,13 @@
 #   make vm-prereqs      static guest helpers into build/vm/
 #   make check-kasan-vm  the enforce-mode cases on the KASAN kernel
 #   make check-kernel-6.1  the kernel suite on the 6.1 kernel
+#   make kernel-tree     git trees of the series: build/kernel/git-{6.12,6.1}
+#   make kernel-export   the patch files, written back from those trees
+#   make kernel-series-check  fail when the committed patches are not what
+#                        the trees make (kernel/refresh.sh; docs/kernel.md)
 
-.PHONY: kernel kernel-kasan kernel-6.1 vm-prereqs check-kasan-vm check-kernel-6.1
+.PHONY: kernel kernel-kasan kernel-6.1 vm-prereqs check-kasan-vm check-kernel-6.1 \
+	kernel-tree kernel-export kernel-series-check
 
 kernel:
 	@kernel/build-kernel.sh tiny
@@ -16,9 +21,19 @@ kernel:
 kernel-kasan:
 	@kernel/build-kernel.sh kasan
 
-# The second target: linux-source-6.1 with kernel/patches-6.1/.
+# The second target: linux-source-6.1 with the 6.12 series and the 6.1
+# delta (kernel/delta-6.1/).
 kernel-6.1:
 	@kernel/build-kernel.sh tiny-6.1
+
+kernel-tree:
+	@kernel/refresh.sh tree
+
+kernel-export:
+	@kernel/refresh.sh export
+
+kernel-series-check:
+	@kernel/refresh.sh check
 
 # Guest binaries must be static: the initramfs has no libc.
 VM_GUEST := $(O)/vm/probe $(O)/vm/hello $(O)/vm/big $(O)/vm/benchloop
@@ -46,7 +61,7 @@ $(O)/vm/hello-pie: tests/vm/guest/hello.c
 vm-prereqs: $(VM_GUEST) $(VM_MUSL) $(O)/vm/hello-dyn $(O)/vm/hello-pie $(O)/signelf
 
 CHECK_PREREQS += kernel vm-prereqs
-CHECK_SUITES  += tests/vm/test-kernel.sh
+CHECK_SUITES  += tests/kernel/test-series.sh tests/vm/test-kernel.sh
 KASAN_VM_SUITES := tests/vm/test-kernel-kasan.sh
 KERNEL61_VM_SUITES := tests/vm/test-kernel-6.1.sh
 

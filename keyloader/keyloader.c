@@ -160,7 +160,7 @@ static void watchdog(int sig)
 	ssize_t unused;
 
 	if (watchdog_keyring)
-		keyctl_restrict_keyring(watchdog_keyring, NULL, NULL);
+		kl_keyring_lock(watchdog_keyring);
 	unused = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	if (kmsg_fd >= 0)
 		unused = write(kmsg_fd, kmsg, sizeof(kmsg) - 1);
@@ -308,12 +308,19 @@ static void open_kmsg(const char *path)
  * still lock it. */
 static void find_keyring(struct run *r)
 {
+	int err;
+
 	if (kl_keyring_resolve(r->keyring_spec, &r->keyring)) {
 		fail(r, EXIT_KEYRING);
 		return;
 	}
 	r->have_keyring = true;
 	watchdog_keyring = r->keyring;
+	/* From here on the kernel locks .elfsig however this run ends. */
+	err = kl_keyring_arm(r->keyring);
+	if (err)
+		say(4, "cannot arm the kernel's lock-on-close: %s",
+		    strerror(-err));
 }
 
 /* The policy must be signed by the configured enrolment authority: the

@@ -20,12 +20,6 @@ enum signelf_exit {
 	EXIT_FAILURE_IO = 5,	/* I/O, key, crypto or resource error */
 };
 
-struct signelf_cmd {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
-};
-
 int cmd_sign(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_show(int argc, char **argv);

@@ -10,7 +10,7 @@
  *   reseal           seal the enrolment again with this TPM
  *   migrate          a version 1 enrolment becomes a signed one
  *   show             list the enrolled keys
- *   check            does the TPM release this policy's digest now?
+ *   check            would the loader accept the enrolment now?
  *
  * The policy is signed by the enrolment authority; the sealed object opens
  * under the PCR policies it signs. Every command that changes something
@@ -22,11 +22,6 @@
 
 #include "cmd.h"
 #include "elfsig.h"
-
-static void lib_error(const char *msg, void *ctx)
-{
-	fprintf(stderr, "%s: %s\n", PROG, msg);
-}
 
 static const struct {
 	const char *name;
@@ -48,9 +43,10 @@ int main(int argc, char **argv)
 	struct opts o = { 0 };
 	size_t i;
 
-	kl_set_error_callback(lib_error, NULL);
-	elfsig_tpm_set_error_callback(lib_error, NULL);
-	elfsig_set_error_callback(lib_error, NULL);	/* the authority key */
+	kl_set_error_callback(common_stderr_error, (void *)PROG);
+	elfsig_tpm_set_error_callback(common_stderr_error, (void *)PROG);
+	/* the authority key */
+	elfsig_set_error_callback(common_stderr_error, (void *)PROG);
 	if (argc < 2)
 		return usage_err("no command given");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

@@ -1,13 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* keyring.c - find the .elfsig keyring, add certificates, lock it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
 
 #include <keyutils.h>
 
 #include "kl.h"
+
+/*
+ * The kernel's .elfsig is locked by the kernel (docs/kernel.md,
+ * "Provenance"): fs.elfsig.lock, and a lock-on-close file whose last
+ * close locks it however this process ends. Any other keyring (the
+ * tests') is locked with KEYCTL_RESTRICT_KEYRING.
+ */
+#define KL_LOCK_SYSCTL		"/proc/sys/fs/elfsig/lock"
+#define KL_SECURITYFS		"/sys/kernel/security"
+#define KL_LOCK_ON_CLOSE	KL_SECURITYFS "/elfsig/lock-on-close"
+
+/* The kernel's .elfsig, once kl_keyring_resolve() has met it. */
+static int32_t kernel_keyring;
+/* Held open until exit: the kernel locks .elfsig when it closes. */
+static int armed_fd = -1;
 
 /*
  * /proc/keys lists the keys the caller may view, one a line:
@@ -110,6 +128,9 @@ static int check_keyring(int32_t id, const char *spec)
 		return err;
 	}
 	err = kl_keyring_check_description(desc);
+	/* Only the kernel can make a keyring whose name starts with '.'. */
+	if (!err && !strcmp(strrchr(desc, ';') + 1, KL_DEFAULT_KEYRING))
+		kernel_keyring = id;
 	free(desc);
 	return err;
 }
@@ -170,8 +191,49 @@ int kl_keyring_add(int32_t keyring, const uint8_t *der, size_t len,
 	return 0;
 }
 
+int kl_keyring_arm(int32_t keyring)
+{
+	if (keyring != kernel_keyring || armed_fd >= 0)
+		return 0;
+	armed_fd = open(KL_LOCK_ON_CLOSE, O_RDONLY | O_CLOEXEC);
+	/* An initramfs may not have mounted securityfs yet (systemd does,
+	 * initramfs-tools does not): mount it where it belongs. */
+	if (armed_fd < 0 && errno == ENOENT &&
+	    mount("securityfs", KL_SECURITYFS, "securityfs",
+		  MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0)
+		armed_fd = open(KL_LOCK_ON_CLOSE, O_RDONLY | O_CLOEXEC);
+	if (armed_fd < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+/* Async-signal-safe: the watchdog calls it. */
 int kl_keyring_lock(int32_t keyring)
 {
+	char c = '0';
+	int fd;
+
+	if (keyring == kernel_keyring) {
+		fd = open(KL_LOCK_SYSCTL, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			if (read(fd, &c, 1) != 1)
+				c = '0';
+			close(fd);
+			if (c == '1')
+				return -EEXIST;
+			fd = open(KL_LOCK_SYSCTL, O_WRONLY | O_CLOEXEC);
+		}
+		if (fd >= 0) {
+			ssize_t n = write(fd, "1\n", 2);
+			int err = n == 2 ? 0 : n < 0 ? -errno : -EIO;
+
+			close(fd);
+			return err;
+		}
+		if (errno != ENOENT)
+			return -errno;
+		/* A kernel without fs.elfsig.lock: restricting is its lock. */
+	}
 	if (keyctl_restrict_keyring(keyring, NULL, NULL) < 0)
 		return -errno;
 	return 0;

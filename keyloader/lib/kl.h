@@ -209,9 +209,16 @@ int kl_keyring_check_description(const char *desc);
  * Return: 0 and *@key, -EPERM when the keyring is locked, or -errno. */
 int kl_keyring_add(int32_t keyring, const uint8_t *der, size_t len,
 		   int32_t *key);
-/** kl_keyring_lock() - KEYCTL_RESTRICT_KEYRING with no type: every later
- * add or link is refused. Return: 0, -EEXIST if it already was
- * restricted, or a negative errno. */
+/** kl_keyring_arm() - for the kernel's .elfsig, open the kernel's
+ * lock-on-close file and keep it open: however this process ends, the
+ * kernel then locks .elfsig. Nothing for another keyring, or a kernel
+ * without the file. Return: 0 or a negative errno. */
+int kl_keyring_arm(int32_t keyring);
+/** kl_keyring_lock() - lock @keyring: for the kernel's .elfsig,
+ * fs.elfsig.lock=1; for any other keyring (or an older kernel),
+ * KEYCTL_RESTRICT_KEYRING with no type. Every later add or link is
+ * refused. Async-signal-safe. Return: 0, -EEXIST if it already was
+ * locked, or a negative errno. */
 int kl_keyring_lock(int32_t keyring);
 
 /* ---- measure.c ---- */

@@ -77,12 +77,12 @@ int elfsig_open_regular(const char *path, const char *name, struct stat *st,
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		ret = -errno;
+		ret = errno ? -errno : -EIO;
 		elfsig_err("%s: %s", name, strerror(errno));
 		return ret;
 	}
 	if (fstat(fd, st) != 0) {
-		ret = -errno;
+		ret = errno ? -errno : -EIO;
 		elfsig_err("%s: %s", name, strerror(errno));
 		close(fd);
 		return ret;
@@ -105,7 +105,7 @@ int elfsig_check_output(const char *path, struct stat *st)
 int elfsig_read_small_file(const char *path, size_t max, uint8_t **out,
 			   size_t *len)
 {
-	struct stat st;
+	struct stat st = { 0 };	/* fstat() fills it; the analyser cannot tell */
 	uint8_t *buf;
 	int fd, ret;
 

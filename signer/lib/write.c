@@ -493,7 +493,6 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 		if (ret == 1 && ost.st_dev == in.st.st_dev &&
 		    ost.st_ino == in.st.st_ino)
 			in_place = true;
-		ret = 0;
 	}
 	ret = plan_sections(&in, sign, &plan);
 	if (ret) {
@@ -574,35 +573,38 @@ out:
 int elfsig_pending_create(const char *target, const char *name,
 			  struct elfsig_pending *pend)
 {
-	char *dircopy = strdup(target);
-	int ret;
+	char *dircopy = strdup(target), *dir = NULL, *tgt = strdup(target);
+	char *tmp = NULL;
+	int fd, ret;
 
 	memset(pend, 0, sizeof(*pend));
 	pend->fd = -1;
 	pend->name = name;
-	pend->target = strdup(target);
-	pend->dir = dircopy ? strdup(dirname(dircopy)) : NULL;
+	dir = dircopy ? strdup(dirname(dircopy)) : NULL;
 	free(dircopy);
-	if (pend->dir && pend->target &&
-	    asprintf(&pend->tmp, "%s/.%s.elfsig-XXXXXX", pend->dir,
-		     elfsig_basename(pend->target)) < 0)
-		pend->tmp = NULL;
-	if (!pend->tmp) {
+	if (!dir || !tgt || asprintf(&tmp, "%s/.%s.elfsig-XXXXXX", dir,
+				     elfsig_basename(tgt)) < 0) {
 		elfsig_err("%s: out of memory", name);
-		elfsig_pending_abort(pend);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto fail;
 	}
-	pend->fd = mkostemp(pend->tmp, O_CLOEXEC);
-	if (pend->fd < 0) {
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
 		ret = -errno;
-		elfsig_err("%s: cannot create a file in %s: %s", name, pend->dir,
+		elfsig_err("%s: cannot create a file in %s: %s", name, dir,
 			   strerror(errno));
-		free(pend->tmp);
-		pend->tmp = NULL;
-		elfsig_pending_abort(pend);
-		return ret;
+		free(tmp);
+		goto fail;
 	}
+	pend->fd = fd;
+	pend->tmp = tmp;
+	pend->target = tgt;
+	pend->dir = dir;
 	return 0;
+fail:
+	free(dir);
+	free(tgt);
+	return ret;
 }
 
 void elfsig_pending_abort(struct elfsig_pending *pend)

@@ -27,9 +27,9 @@ base=
 for n in $counts; do
 	rm -rf "$W/opt" "$W/tpm" "$W/stage/etc"; mkdir -p "$W/opt/certs" "$W/stage/etc/elfsig/certs" "$W/tpm"
 	for i in $(seq "$n"); do
-		openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-			-keyout /dev/null -out "$W/opt/certs/k$i.pem" -subj "/CN=bench $i" \
-			-days 30 2>/dev/null
+		openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 \
+			-out "$W/k.pem" 2>/dev/null
+		"$TOP/kernel/platform-ca.sh" issue "$W/k.pem" "$W/opt/certs/k$i.pem" "bench $i"
 	done
 	cp "$W"/opt/certs/*.pem "$W/stage/etc/elfsig/certs/"
 	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$W/opt/auth.key" 2>/dev/null

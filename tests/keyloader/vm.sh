@@ -10,10 +10,14 @@
 #   boot 3  the initramfs measures something else (a flag on the kernel
 #           command line, standing for an update): nothing loads, the
 #           keyring is still locked and the signed program is killed;
-#   boot 4  the same "update", with a PCR policy for it that the host
+#   boot 4  the loader is SIGKILLed after it armed the kernel's
+#           lock-on-close: the kernel locks .elfsig, a later add fails;
+#   boot 5  the "update" of boot 3, with a PCR policy for it that the host
 #           signed from a prediction (no TPM write): the keys load;
-#   boot 5  back to the old state (a fallback boot): the keys load;
-#   boot 6  the old state's PCR policy removed (revoked): nothing loads.
+#   boot 6  back to the old state (a fallback boot): the keys load;
+#   boot 7  the old state's PCR policy removed (revoked): nothing loads.
+# The kernel admits only certificates of the test platform CA
+# (CONFIG_ELFSIG_TRUSTED_KEYS): every certificate here is issued by it.
 # Guest verdicts come back over the serial console as PASS:/FAIL: lines.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -32,15 +36,21 @@ mkdir -p "$W/stage/etc/elfsig/certs" "$W/opt" "$W/tpm"
 
 # Keys: the release key is enrolled, the other is only dropped in; the
 # enrolment authority signs the policy and the PCR policies.
-cp "$K/rsa2048.pem" "$W/opt/release.pem"
+CA=$TOP/kernel/platform-ca.sh
+"$CA" issue "$K/rsa2048.key" "$W/opt/release.pem" release &&
+"$CA" issue "$K/rsa3072.key" "$W/opt/unenrolled.pem" unenrolled ||
+	{ t_fail "vm: certificates from the platform CA" "kernel/platform-ca.sh failed (make kernel)"; exit 0; }
+openssl x509 -in "$W/opt/unenrolled.pem" -outform DER -out "$W/opt/unenrolled.der"
+"$SIGNELF" sign --key "$K/rsa2048.key" --cert "$W/opt/release.pem" \
+	-o "$W/opt/hello.signed" "$FIX/bin/musl-static" >/dev/null
+"$SIGNELF" sign --key "$K/rsa3072.key" --cert "$W/opt/unenrolled.pem" \
+	-o "$W/opt/hello.unenrolled" "$FIX/bin/musl-static" >/dev/null
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$W/opt/auth.key" 2>/dev/null
-cp "$K/rsa3072.pem" "$W/opt/unenrolled.pem"
-openssl x509 -in "$K/rsa3072.pem" -outform DER -out "$W/opt/unenrolled.der"
-fix_sign rsa2048 "$FIX/bin/musl-static" "$W/opt/hello.signed"
-fix_sign rsa3072 "$FIX/bin/musl-static" "$W/opt/hello.unenrolled"
 # A second release key that never left a (host) TPM: ECDSA P-256.
 if tpm_start && "$BUILD/elfsig-tpm" keygen --type ecc --out "$W/tpmkey.tss2.pem" \
-	--subject "/CN=tpm release" --cert "$W/opt/tpmkey.pem" >/dev/null &&
+	--subject "/CN=tpm release" --cert "$W/tpmkey.self.pem" >/dev/null &&
+   openssl x509 -in "$W/tpmkey.self.pem" -pubkey -noout > "$W/tpmkey.pub" &&
+   "$CA" issue "$W/tpmkey.pub" "$W/opt/tpmkey.pem" "tpm release" &&
    "$SIGNELF" sign --key "$W/tpmkey.tss2.pem" --cert "$W/opt/tpmkey.pem" \
 	-o "$W/opt/hello.tpm" "$FIX/bin/musl-static"; then
 	t_pass "vm: a program signed by a TPM-resident key"
@@ -98,14 +108,14 @@ done
 if [ -s "$W/stage/etc/elfsig/policy.sealed" ] && [ -s "$W/stage/etc/elfsig/pcr-policies/boot.pcrpol" ] &&
    openssl dgst -sha256 -verify "$W/stage/etc/elfsig/authority.pem" \
 	-signature "$W/stage/etc/elfsig/policy.sig" "$W/stage/etc/elfsig/policy" >/dev/null &&
-   grep -q "$(openssl x509 -in "$K/rsa2048.pem" -outform DER | sha256sum | cut -c1-64)" "$W/stage/etc/elfsig/policy"; then
+   grep -q "$(openssl x509 -in "$W/opt/release.pem" -outform DER | sha256sum | cut -c1-64)" "$W/stage/etc/elfsig/policy"; then
 	t_pass "vm enrol: the signed policy, the sealed object and a PCR policy came back from the guest"
 else
 	t_fail "vm enrol: the signed policy, the sealed object and a PCR policy came back from the guest"
 fi
-cp "$K/rsa2048.pem" "$W/stage/etc/elfsig/certs/release.pem"
+cp "$W/opt/release.pem" "$W/stage/etc/elfsig/certs/release.pem"
 cp "$W/opt/tpmkey.pem" "$W/stage/etc/elfsig/certs/tpmkey.pem"
-cp "$K/rsa3072.pem" "$W/stage/etc/elfsig/certs/dropped-in.pem"
+cp "$W/opt/unenrolled.pem" "$W/stage/etc/elfsig/certs/dropped-in.pem"
 
 # --- boot 2 and 3: the loader runs first, as from the initramfs --------
 cat > "$W/load.sh" <<EOF
@@ -161,7 +171,37 @@ EOF
 boot load "$W/load.sh"
 boot changed "$W/load.sh" --append elfsig_test_measure=1
 
-# --- boot 4-6: an update approved by a signature, the fallback, revocation
+# --- boot 4: the loader is killed after it armed the kernel's lock ------
+# It is stopped as soon as the kernel logs the arming (it would otherwise
+# finish and lock by itself), checked to be still unlocked, then killed.
+cat > "$W/kill.sh" <<EOF
+$common
+lockval() { cat /proc/sys/fs/elfsig/lock; }
+/usr/sbin/elfsig-keyloader > /tmp/loader.out 2>&1 &
+pid=\$!
+i=0
+until dmesg | grep -q "lock-on-close armed by pid \$pid " || [ \$i -ge 2000 ]; do i=\$((i + 1)); done
+kill -STOP \$pid
+if [ "\$(lockval)" = 1 ]; then
+	echo "SKIP: the loader locked before it could be stopped"
+else
+	ok "the loader armed lock-on-close and is stopped before its own lock"
+	kill -KILL \$pid; kill -CONT \$pid; wait \$pid
+	[ "\$(lockval)" = 1 ] && ok "loader SIGKILLed while armed: .elfsig is locked" ||
+		ko "loader SIGKILLed while armed: .elfsig is locked" "lock reads \$(lockval)"
+	dmesg | grep -q "elfsig: keyring locked (lock-on-close)" &&
+		ok "the kernel logs the lock on close" || ko "the kernel logs the lock on close" "\$(dmesg | grep elfsig: | tail -3)"
+	if keyctl padd asymmetric "" %keyring:.elfsig < \$T/unenrolled.der >/dev/null 2>&1; then
+		ko "after the killed loader: keyctl padd refused" "a key was added"
+	else
+		ok "after the killed loader: keyctl padd refused"
+	fi
+fi
+dmesg | grep -i elfsig | tail -5 | sed 's/^/  kmsg: /'
+EOF
+boot killed "$W/kill.sh"
+
+# --- boot 5-7: an update approved by a signature, the fallback, revocation
 # The "update" extends SHA-256("test flag") into PCR 7 of the sha256 bank:
 # predicted here from boot 1's values and signed on the host, where the
 # authority key is, with no TPM.

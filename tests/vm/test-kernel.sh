@@ -8,6 +8,7 @@
 #
 #   ELFSIG_VM_KERNEL   kernel image (default build/kernel/bzImage-tiny)
 #   ELFSIG_VM_MODES    modes to boot (default "enforce permissive require off")
+#   ELFSIG_VM_FAILSAFE fail-safe lock boots (default "arm pid1"; "" for none)
 #   ELFSIG_VM_TIMEOUT  seconds per boot (default 600)
 #   ELFSIG_VM_KEEP     directory to keep the consoles and test files in
 #   ELFSIG_VM_EXPECT_KASAN  fail unless the kernel log shows KASAN running
@@ -36,12 +37,21 @@ S=$T_TMP/t
 K=$T_TMP/keys
 mkdir -p "$S/certs" "$K"
 
-# Keys and certificates, made fresh for every run.
+# Keys and certificates, made fresh for every run. Release certificates
+# are issued by the test platform CA the kernel was built with
+# (kernel/platform-ca.sh); "rogue" and "selfsigned" are self-signed.
 mkkey() { # NAME GENPKEY-ARGS...
+	local name=$1; shift
+	openssl genpkey "$@" -out "$K/$name.key" 2>/dev/null &&
+	"$TOP/kernel/platform-ca.sh" issue "$K/$name.key" "$K/$name.pem" "$name" &&
+	openssl x509 -in "$K/$name.pem" -outform DER -out "$K/$name.der"
+}
+mkself() { # NAME GENPKEY-ARGS...
 	local name=$1; shift
 	openssl genpkey "$@" -out "$K/$name.key" 2>/dev/null &&
 	openssl req -new -x509 -key "$K/$name.key" -days 30 \
 		-subj "/O=elfsig vm tests/CN=$name" \
+		-addext "basicConstraints=critical,CA:FALSE" \
 		-addext "keyUsage=digitalSignature" \
 		-addext "subjectKeyIdentifier=hash" \
 		-out "$K/$name.pem" 2>/dev/null &&
@@ -49,10 +59,19 @@ mkkey() { # NAME GENPKEY-ARGS...
 }
 mkkey rsa2048 -algorithm RSA -pkeyopt rsa_keygen_bits:2048 &&
 mkkey p256 -algorithm EC -pkeyopt ec_paramgen_curve:P-256 &&
-mkkey rogue -algorithm RSA -pkeyopt rsa_keygen_bits:2048 ||
-	{ t_fail "test keys" "openssl failed"; exit 0; }
+mkkey p384 -algorithm EC -pkeyopt ec_paramgen_curve:P-384 &&
+mkkey rsa1024 -algorithm RSA -pkeyopt rsa_keygen_bits:1024 &&
+mkkey p192 -algorithm EC -pkeyopt ec_paramgen_curve:P-192 &&
+mkkey p521 -algorithm EC -pkeyopt ec_paramgen_curve:P-521 &&
+mkkey late -algorithm RSA -pkeyopt rsa_keygen_bits:3072 &&
+mkself rogue -algorithm RSA -pkeyopt rsa_keygen_bits:2048 &&
+mkself selfsigned -algorithm RSA -pkeyopt rsa_keygen_bits:2048 ||
+	{ t_fail "test keys" "openssl or kernel/platform-ca.sh failed"; exit 0; }
 cp "$K/rsa2048.der" "$K/p256.der" "$S/certs/"
-cp "$K/rogue.der" "$S/"
+# Not for .elfsig's first fill: the provenance cases of cases.sh.
+cp "$K/rogue.der" "$K/p384.der" "$K/rsa1024.der" "$K/p192.der" \
+	"$K/p521.der" "$K/selfsigned.der" "$K/late.der" "$S/"
+openssl x509 -in "$TOP/build/kernel/platform-ca.pem" -outform DER -out "$S/ca.der"
 
 sign() { # KEY OUT IN [OPTIONS...]
 	local key=$1 out=$2 in=$3; shift 3
@@ -69,6 +88,7 @@ sign rsa2048 "$S/hello-dyn.signed" "$G/hello-dyn" --allow-interp || ok=0
 sign rsa2048 "$S/hello-pie.signed" "$G/hello-pie" || ok=0
 sign rsa2048 "$S/big.signed" "$G/big" || ok=0
 sign rsa2048 "$S/probe.signed" "$G/probe" || ok=0
+sign p384 "$S/hello.p384" "$G/hello" || ok=0
 [ "$ok" = 1 ] || { t_fail "signing test binaries" "signelf sign failed"; exit 0; }
 
 # Tampered copies: one byte of a PT_LOAD ("hello" -> "jello"), one
@@ -101,35 +121,50 @@ n=$(python3 "$TOP/tests/tools/elfcraft.py" hostile "$S/probe.signed" "$S/hostile
 chmod 755 "$S"/hostile/*
 echo "# $n malformed variants of probe.signed"
 
-for mode in $MODES; do
-	log=$T_TMP/console-$mode.log
-	append=""
-	[ "$mode" != enforce ] && append="elfsig=$mode"
+# guest NAME LOG SCRIPT [RUN-ARGS...]: boot once with SCRIPT as /script,
+# pass on the guest's verdicts, and judge the boot itself.
+guest() {
+	local name=$1 log=$2 script=$3 start rc secs bad
+	shift 3
 	start=$(date +%s)
-	"$TOP/tests/vm/run" --kernel "$KERNEL" --append "$append" \
-		--add "$S:t" --script "$TOP/tests/vm/guest/cases.sh" \
-		--timeout "$VMTIMEOUT" --log "$log" >/dev/null 2>&1
+	"$TOP/tests/vm/run" --kernel "$KERNEL" --add "$S:t" --script "$script" \
+		--timeout "$VMTIMEOUT" --log "$log" "$@" >/dev/null 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	sed -n 's/^ELFSIG-RESULT: //p' "$log"
 	if grep -q '^ELFSIG-DONE' "$log"; then
-		t_pass "$mode: boot ran every case ($secs s)"
+		t_pass "$name: boot ran every case ($secs s)"
 	else
-		t_fail "$mode: boot ran every case" "exit $rc after $secs s; last console line: $(grep -v '^$' "$log" | tail -1)"
+		t_fail "$name: boot ran every case" "exit $rc after $secs s; last console line: $(grep -v '^$' "$log" | tail -1)"
 	fi
 	if [ -n "${ELFSIG_VM_EXPECT_KASAN:-}" ]; then
 		if grep -q 'KernelAddressSanitizer initialized' "$log"; then
-			t_pass "$mode: the kernel runs with KASAN"
+			t_pass "$name: the kernel runs with KASAN"
 		else
-			t_fail "$mode: the kernel runs with KASAN" "no 'KernelAddressSanitizer initialized' in the log"
+			t_fail "$name: the kernel runs with KASAN" "no 'KernelAddressSanitizer initialized' in the log"
 		fi
 	fi
 	bad=$(grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|Call Trace|Kernel panic' "$log" | grep -v 'ELFSIG-RESULT' | head -3)
 	if [ -n "$bad" ]; then
-		t_fail "$mode: no oops, WARN, KASAN or UBSAN report" "$(echo "$bad" | tr '\n' '|')"
+		t_fail "$name: no oops, WARN, KASAN or UBSAN report" "$(echo "$bad" | tr '\n' '|')"
 	else
-		t_pass "$mode: no oops, WARN, KASAN or UBSAN report"
+		t_pass "$name: no oops, WARN, KASAN or UBSAN report"
 	fi
+}
+
+for mode in $MODES; do
+	append=""
+	[ "$mode" != enforce ] && append="elfsig=$mode"
+	guest "$mode" "$T_TMP/console-$mode.log" "$TOP/tests/vm/guest/cases.sh" \
+		--append "$append"
+done
+# The fail-safe lock: one boot per case, as the lock is one way.
+for fs in ${ELFSIG_VM_FAILSAFE-arm pid1}; do
+	stage2=()
+	[ "$fs" = pid1 ] && stage2=(--stage2 "$TOP/tests/vm/guest/failsafe.sh")
+	guest "failsafe $fs" "$T_TMP/console-failsafe-$fs.log" \
+		"$TOP/tests/vm/guest/failsafe.sh" --append "elfsig_failsafe=$fs" \
+		"${stage2[@]}"
 done
 if [ -n "${ELFSIG_VM_KEEP:-}" ]; then
 	mkdir -p "$ELFSIG_VM_KEEP" && cp -a "$T_TMP"/. "$ELFSIG_VM_KEEP"/

@@ -4,15 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "cmd.h"
 
 const char *prog = "elfsig-tpm";
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-} cmds[] = {
+static const struct common_cmd cmds[] = {
 	{ "keygen", cmd_keygen, "create a TPM-resident signing key (+ cert/CSR)" },
 	{ "seal", cmd_seal, "seal a secret under a PCR policy" },
 	{ "unseal", cmd_unseal, "unseal a secret" },
@@ -22,47 +19,33 @@ static const struct {
 	{ "srkname", cmd_srkname, "print the storage root key's name (to pin it)" },
 };
 
-static void lib_error(const char *msg, void *ctx)
-{
-	fprintf(stderr, "%s: %s\n", prog, msg);
-}
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
-static int usage(FILE *f, int code)
-{
-	size_t i;
-
-	fprintf(f, "Usage: %s COMMAND [OPTION]...\n"
-		"The TPM side of elfsig: signing keys that never leave the TPM, secrets\n"
-		"sealed under a PCR policy, PCR read and extend.\n\nCommands:\n",
-		prog);
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "\n'%s COMMAND --help' lists its options. Every command takes\n"
-		"  --tcti TCTI        the TPM (else $TPM2TOOLS_TCTI, else %s)\n"
-		"  --srk-handle H     a persistent storage root key instead of the primary\n"
-		"  --srk-name HEX     refuse a storage root key with another name\n"
-		"  --timeout SECONDS  give up on a TPM that does not answer (default %d)\n"
-		"Exit status: 0 ok, 1 failure, 2 usage, 3 TPM not reachable,\n"
-		"4 PCR policy not satisfied, 5 malformed input file.\n",
-		prog, ELFSIG_TPM_DEFAULT_TCTI, DEFAULT_TPM_TIMEOUT);
-	return code;
-}
+static const struct common_prog tool = {
+	.name = "elfsig-tpm",
+	.intro = "The TPM side of elfsig: signing keys that never leave the TPM, secrets\n"
+		 "sealed under a PCR policy, PCR read and extend.\n",
+	.outro = "'elfsig-tpm COMMAND --help' lists its options. Every command takes\n"
+		 "  --tcti TCTI        the TPM (else $TPM2TOOLS_TCTI, else "
+		 ELFSIG_TPM_DEFAULT_TCTI ")\n"
+		 "  --srk-handle H     a persistent storage root key instead of the primary\n"
+		 "  --srk-name HEX     refuse a storage root key with another name\n"
+		 "  --timeout SECONDS  give up on a TPM that does not answer (default "
+		 STR(DEFAULT_TPM_TIMEOUT) ")\n"
+		 "Exit status: 0 ok, 1 failure, 2 usage, 3 TPM not reachable,\n"
+		 "4 PCR policy not satisfied, 5 malformed input file.\n",
+	.cmds = cmds,
+	.ncmds = sizeof(cmds) / sizeof(cmds[0]),
+	.exit_ok = EXIT_OK,
+	.exit_usage = EXIT_USAGE,
+};
 
 int main(int argc, char **argv)
 {
-	size_t i;
-
 	/* tpm2-tss logs every failure to stderr on its own; our one line
 	 * per failure says it better. TSS2_LOG set by the user wins. */
 	setenv("TSS2_LOG", "all+none", 0);
-	elfsig_tpm_set_error_callback(lib_error, NULL);
-	if (argc < 2)
-		return usage(stderr, EXIT_USAGE);
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return usage(stdout, EXIT_OK);
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
-	return usage(stderr, EXIT_USAGE);
+	elfsig_tpm_set_error_callback(common_stderr_error, (void *)prog);
+	return common_prog_main(&tool, argc, argv);
 }

@@ -21,6 +21,7 @@ esac
 
 pass() { echo "ELFSIG-RESULT: PASS: $MODE: $1"; }
 fail() { echo "ELFSIG-RESULT: FAIL: $MODE: $1: $2"; }
+skip() { echo "ELFSIG-RESULT: SKIP: $MODE: $1: $2"; }
 oneline() { echo "$1" | tr '\n' ' '; }
 
 # expect NAME WANT CMD...: run CMD through "probe exec"; WANT is a glob
@@ -60,7 +61,34 @@ add_keys() {
 		keyctl padd asymmetric "" %keyring:.elfsig < "$c" > /dev/null || return 1
 	done
 }
-lock() { keyctl restrict_keyring %keyring:.elfsig; }
+lock() { echo 1 > /proc/sys/fs/elfsig/lock; }
+lockval() { read -r _l < /proc/sys/fs/elfsig/lock; echo "$_l"; }
+# .elfsig's serial, for a user who cannot find it by name
+ER=$((0x$(grep ' keyring *\.elfsig: ' /proc/keys | cut -d' ' -f1)))
+nkeys() { keyctl rlist %keyring:.elfsig | wc -w; }
+
+# expect_klog NAME TEXT: a kernel log line "elfsig: ...TEXT..."
+expect_klog() {
+	_log=$(kmsg)
+	case "$_log" in
+	*"elfsig: "*"$2"*) pass "$1" ;;
+	*) fail "$1" "no log line '$2'" ;;
+	esac
+}
+# refused NAME CMD...: CMD must fail
+refused() {
+	_n=$1; shift
+	if OUT=$("$@" 2>&1); then fail "$_n" "it did not: $(oneline "$OUT")"; else pass "$_n"; fi
+}
+# works NAME CMD...: CMD must succeed (the controls)
+works() {
+	_n=$1; shift
+	if OUT=$("$@" 2>&1); then pass "$_n"; else fail "$_n" "$(oneline "$OUT")"; fi
+}
+# padd_elfsig FILE: add a certificate to .elfsig
+padd_elfsig() { keyctl padd asymmetric "" %keyring:.elfsig < "$1"; }
+# a fresh key in the session keyring, for the controls
+fresh() { keyctl padd asymmetric "" @s < $T/rogue.der; }
 
 set_mode() { echo "$1" 2>/dev/null > /proc/sys/fs/elfsig/mode; }
 # cstat NAME: one field of /proc/sys/fs/elfsig/cache_stats
@@ -94,21 +122,80 @@ enforce)
 	expect "signed binary refused before the keyring is locked" "*RESULT exec-error EPERM*" $T/hello.prelock
 	expect_log "log: keyring not locked" "path=$T/hello.prelock: keyring not locked"
 
+	# 1b. provenance: the kernel decides what joins .elfsig
+	keyctl new_session > /dev/null	# a session keyring of our own for @s
+	[ "$(lockval)" = 0 ] && pass "fs.elfsig.lock reads 0 at boot" || fail "fs.elfsig.lock reads 0 at boot" "$(lockval)"
+	refused "keyctl restrict_keyring no longer locks .elfsig (it has a restriction from boot)" keyctl restrict_keyring %keyring:.elfsig
+	[ "$(lockval)" = 0 ] && pass "still unlocked after restrict_keyring" || fail "still unlocked after restrict_keyring" "$(lockval)"
+	NR=$(keyctl newring nest @s)
+	works "control: a keyring can be nested in a session keyring" keyctl link "$(keyctl newring nest2 @s)" "$NR"
+	refused "nested keyring: a keyring cannot be linked into .elfsig" keyctl link "$NR" %keyring:.elfsig
+	expect_klog "log: keyring refused" "keyring key refused: only X.509 certificates"
+	refused "RSA-1024 certificate refused" padd_elfsig $T/rsa1024.der
+	expect_klog "log: RSA-1024 refused, allowed named" "refused: RSA-1024; format v1 allows RSA-2048, RSA-3072, RSA-4096, ECDSA P-256, ECDSA P-384"
+	refused "ECDSA P-192 certificate refused" padd_elfsig $T/p192.der
+	expect_klog "log: P-192 refused" "refused: ecdsa-nist-p192; format v1 allows"
+	refused "ECDSA P-521 certificate refused" padd_elfsig $T/p521.der
+	case $(uname -r) in
+	6.1.*) skip "log: P-521 refused" "6.1's X.509 parser has no P-521: the key is refused (ENOPKG) before .elfsig's check sees it" ;;
+	*) expect_klog "log: P-521 refused" "refused: ecdsa-nist-p521; format v1 allows" ;;
+	esac
+	refused "CA option: a self-signed certificate refused before the lock" padd_elfsig $T/selfsigned.der
+	expect_klog "log: self-signed refused" "not signed by a key in the builtin or secondary trusted keyring"
+	refused "CA option: the CA certificate itself refused" padd_elfsig $T/ca.der
+	expect_klog "log: CA certificate refused" "a CA certificate"
+	[ "$(nkeys)" = 0 ] && pass "nothing refused joined .elfsig" || fail "nothing refused joined .elfsig" "$(nkeys) keys"
+	# A CA-issued P-384 key, added elsewhere and linked in (so it never got
+	# KEY_FLAG_KEEP from .elfsig), with a timeout: the lock must pin it.
+	PK=$(keyctl padd asymmetric "" @s < $T/p384.der)
+	works "CA option: a CA-issued P-384 certificate is linked into .elfsig" keyctl link "$PK" %keyring:.elfsig
+	works "a timeout set before the lock" keyctl timeout "$PK" 8
+	sleep 5	# let the log rate limit recover
+
 	if add_keys; then pass "keyctl padd asymmetric into %keyring:.elfsig"; else fail "keyctl padd asymmetric into %keyring:.elfsig" "keyctl failed"; fi
-	n=$(keyctl rlist %keyring:.elfsig | wc -w)
-	[ "$n" = 2 ] && pass "two keys in .elfsig" || fail "two keys in .elfsig" "found $n"
-	if lock; then pass "keyctl restrict_keyring locks .elfsig"; else fail "keyctl restrict_keyring locks .elfsig" "keyctl failed"; fi
+	n=$(nkeys)
+	[ "$n" = 3 ] && pass "three keys in .elfsig" || fail "three keys in .elfsig" "found $n"
+	if lock; then pass "fs.elfsig.lock=1 locks .elfsig"; else fail "fs.elfsig.lock=1 locks .elfsig" "write failed"; fi
+	[ "$(lockval)" = 1 ] && pass "fs.elfsig.lock reads 1" || fail "fs.elfsig.lock reads 1" "$(lockval)"
+	echo 0 2>/dev/null > /proc/sys/fs/elfsig/lock
+	[ "$(lockval)" = 1 ] && pass "fs.elfsig.lock cannot be undone" || fail "fs.elfsig.lock cannot be undone" "$(lockval)"
+	expect_klog "log: the lock" "keyring locked (fs.elfsig.lock): 3 keys"
 	if keyctl padd asymmetric "" %keyring:.elfsig < $T/rogue.der > /dev/null 2>&1; then
 		fail "no key can be added once locked" "padd succeeded"
 	else
 		pass "no key can be added once locked"
 	fi
-	if keyctl rlist %keyring:.builtin_trusted_keys 2>/dev/null | grep -q .; then
-		fail "module keyrings untouched" ".builtin_trusted_keys: $(keyctl rlist %keyring:.builtin_trusted_keys)"
-	elif grep -q 'keyring *\.builtin_trusted_keys' /proc/keys; then
-		pass "module keyrings untouched"
+	refused "after the lock: root cannot add a CA-issued certificate" padd_elfsig $T/late.der
+	OUT=$($P run-as 1000 /bin/keyctl padd asymmetric "" "$ER" < $T/late.der 2>&1)
+	case "$OUT" in
+	*"RESULT exit "[1-9]*) pass "after the lock: uid 1000 cannot add a certificate" ;;
+	*) fail "after the lock: uid 1000 cannot add a certificate" "$(oneline "$OUT")" ;;
+	esac
+	refused "after the lock: no keyring can be linked in" keyctl link "$NR" %keyring:.elfsig
+	# Each operation on the pre-lock key is refused; the same on a key in
+	# a session keyring works (the control).
+	works "control: revoke a key in a session keyring" keyctl revoke "$(fresh)"
+	refused "after the lock: the linked key cannot be revoked" keyctl revoke "$PK"
+	works "control: invalidate a key in a session keyring" keyctl invalidate "$(fresh)"
+	refused "after the lock: the linked key cannot be invalidated" keyctl invalidate "$PK"
+	works "control: unlink a key from a session keyring" keyctl unlink "$(fresh)" @s
+	refused "after the lock: the linked key cannot be unlinked" keyctl unlink "$PK" %keyring:.elfsig
+	works "control: set a timeout on a key in a session keyring" keyctl timeout "$(fresh)" 100
+	refused "after the lock: the linked key's timeout cannot be set" keyctl timeout "$PK" 1
+	works "control: setperm a key in a session keyring" keyctl setperm "$(fresh)" 0x3f010000
+	refused "after the lock: the linked key's permissions cannot be changed" keyctl setperm "$PK" 0
+	works "control: move a key between session keyrings" keyctl move "$(fresh)" @s "$NR"
+	refused "after the lock: no key can be moved out of .elfsig" keyctl move "$PK" %keyring:.elfsig @s
+	refused "after the lock: .elfsig's permissions cannot be changed" keyctl setperm %keyring:.elfsig 0x3f3f0000
+	refused "after the lock: .elfsig cannot be cleared" keyctl clear %keyring:.elfsig
+	[ "$(nkeys)" = 3 ] && pass "after the lock: still three keys in .elfsig" || fail "after the lock: still three keys in .elfsig" "$(nkeys)"
+	# The builtin keyring holds the platform CA (CONFIG_SYSTEM_TRUSTED_KEYS)
+	# and nothing else: .elfsig's keys never go there.
+	n=$(keyctl rlist %keyring:.builtin_trusted_keys 2>/dev/null | wc -w)
+	if [ "$n" = 1 ] && keyctl rdescribe "$(keyctl rlist %keyring:.builtin_trusted_keys)" | grep -q 'platform CA'; then
+		pass "module keyrings untouched (the builtin one holds the platform CA only)"
 	else
-		fail "module keyrings untouched" "no .builtin_trusted_keys"
+		fail "module keyrings untouched" ".builtin_trusted_keys: $n keys"
 	fi
 
 	# 3. run / kill / refuse
@@ -277,6 +364,10 @@ verified"*) fail "malformed $n" "ran verified: $(oneline "$OUT")" ;;
 	else
 		fail "cache: /proc/sys/fs/elfsig/cache_stats exists" "missing"
 	fi
+
+	# 1c. the pre-lock key's timeout (8 s) is long past: it still verifies
+	expect "the key linked in before the lock still verifies after its old timeout" "*hello*RESULT exit 0*" $T/hello.p384
+	[ "$(nkeys)" = 3 ] && pass "at the end: still three keys in .elfsig" || fail "at the end: still three keys in .elfsig" "$(nkeys)"
 
 	# 6. tighten at run time: permissive refused, require accepted
 	set_mode permissive

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * cmd.c - the subcommand table every elfsig program is: dispatch, --help,
+ * "help CMD", and the libraries' error lines on stderr.
+ */
+#include <string.h>
+
+#include "common.h"
+
+static void prog_usage(const struct common_prog *p, FILE *f)
+{
+	size_t i, w = 4;
+
+	for (i = 0; i < p->ncmds; i++)
+		if (strlen(p->cmds[i].name) > w)
+			w = strlen(p->cmds[i].name);
+	fprintf(f, "Usage: %s COMMAND [OPTION]...\n%s\nCommands:\n", p->name,
+		p->intro);
+	for (i = 0; i < p->ncmds; i++)
+		fprintf(f, "  %-*s  %s\n", (int)w, p->cmds[i].name,
+			p->cmds[i].summary);
+	fprintf(f, "  %-*s  %s\n\n%s", (int)w, "help",
+		"this list, or 'help COMMAND' for a command's options", p->outro);
+}
+
+static const struct common_cmd *find(const struct common_prog *p,
+				      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncmds; i++)
+		if (!strcmp(name, p->cmds[i].name))
+			return &p->cmds[i];
+	return NULL;
+}
+
+int common_prog_main(const struct common_prog *p, int argc, char **argv)
+{
+	const struct common_cmd *c;
+
+	if (argc < 2) {
+		prog_usage(p, stderr);
+		return p->exit_usage;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    (!strcmp(argv[1], "help") && argc == 2)) {
+		prog_usage(p, stdout);
+		return p->exit_ok;
+	}
+	if (!strcmp(argv[1], "help")) {
+		/* "PROG help CMD" is "PROG CMD --help". */
+		char *args[] = { argv[2], "--help", NULL };
+
+		c = argc == 3 ? find(p, argv[2]) : NULL;
+		if (c)
+			return c->run(2, args);
+		if (argc > 3)
+			fprintf(stderr, "%s: help takes one COMMAND (see '%s --help')\n",
+				p->name, p->name);
+		else
+			fprintf(stderr, "%s: unknown command '%s' (see '%s --help')\n",
+				p->name, argv[2], p->name);
+		return p->exit_usage;
+	}
+	c = find(p, argv[1]);
+	if (c)
+		return c->run(argc - 1, argv + 1);
+	fprintf(stderr, "%s: unknown command '%s' (see '%s --help')\n", p->name,
+		argv[1], p->name);
+	return p->exit_usage;
+}
+
+void common_stderr_error(const char *msg, void *ctx)
+{
+	fprintf(stderr, "%s: %s\n", (const char *)ctx, msg);
+}
