@@ -127,10 +127,19 @@ guest() {
 	local name=$1 log=$2 script=$3 start rc secs bad
 	shift 3
 	start=$(date +%s)
-	"$TOP/tests/vm/run" --kernel "$KERNEL" --add "$S:t" --script "$script" \
-		--timeout "$VMTIMEOUT" --log "$log" "$@" >/dev/null 2>&1
+	mkdir -p "$T_TMP/vmtmp"
+	TMPDIR=$T_TMP/vmtmp "$TOP/tests/vm/run" --kernel "$KERNEL" --add "$S:t" \
+		--script "$script" --timeout "$VMTIMEOUT" --log "$log" "$@" >/dev/null 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
+	# Each boot's work directory is ~160 MB: a runner that leaks it fills
+	# a CI disk within one run.
+	if [ -z "$(ls -A "$T_TMP/vmtmp")" ]; then
+		t_pass "$name: the runner removed its work directory"
+	else
+		t_fail "$name: the runner removed its work directory" "left $(find "$T_TMP/vmtmp" -mindepth 1 -maxdepth 1 -printf "%f ")"
+		rm -rf "${T_TMP:?}/vmtmp"
+	fi
 	sed -n 's/^ELFSIG-RESULT: //p' "$log"
 	if grep -q '^ELFSIG-DONE' "$log"; then
 		t_pass "$name: boot ran every case ($secs s)"
