@@ -23,6 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Format v1: the kernel's <linux/elfsig.h>, a verbatim copy. */
+#include "uapi/linux/elfsig.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,18 +34,15 @@ extern "C" {
 
 /* Values of enum hash_algo in <linux/hash_info.h>: part of the format. */
 enum elfsig_hash {
-	ELFSIG_HASH_SHA256 = 4,
-	ELFSIG_HASH_SHA384 = 5,
-	ELFSIG_HASH_SHA512 = 6,
+	ELFSIG_HASH_SHA256 = ELFSIG_HASH_ALG_SHA256,
+	ELFSIG_HASH_SHA384 = ELFSIG_HASH_ALG_SHA384,
+	ELFSIG_HASH_SHA512 = ELFSIG_HASH_ALG_SHA512,
 };
 
-#define ELFSIG_MAGIC		"ELFSIG01"
-#define ELFSIG_MAGIC_LEN	8
-#define ELFSIG_MAX_DIGEST	64
-#define ELFSIG_MESSAGE_HDR	12	/* magic + le16 algorithm + le16 size */
+/* Earlier names of the uapi header's limits. */
+#define ELFSIG_MAX_DIGEST	ELFSIG_MAX_DIGEST_SIZE
+#define ELFSIG_MESSAGE_HDR	ELFSIG_MESSAGE_HDR_SIZE
 #define ELFSIG_MAX_MESSAGE	(ELFSIG_MESSAGE_HDR + ELFSIG_MAX_DIGEST)
-#define ELFSIG_MAX_SIG_SIZE	65536	/* largest .signature section */
-#define ELFSIG_SECTION_NAME	".signature"
 
 /* Flags for signing, attaching and removing. */
 #define ELFSIG_ALLOW_INTERP	0x1	/* sign even if the file has PT_INTERP */

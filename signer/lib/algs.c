@@ -17,38 +17,54 @@
 
 #include <openssl/evp.h>
 #include <openssl/obj_mac.h>
+#include <openssl/objects.h>
 
 #include "lib_private.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-const struct elfsig_hash_alg elfsig_hash_algs[] = {
-	{ ELFSIG_HASH_SHA256, "sha256", "SHA256", 32, NID_sha256,
-	  { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01 },
-	  { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02 } },
-	{ ELFSIG_HASH_SHA384, "sha384", "SHA384", 48, NID_sha384,
-	  { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02 },
-	  { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x03 } },
-	{ ELFSIG_HASH_SHA512, "sha512", "SHA512", 64, NID_sha512,
-	  { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03 },
-	  { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x04 } },
-};
+/*
+ * The tables are the kernel's <linux/elfsig.h> (a verbatim copy in
+ * signer/uapi/), so that what signelf accepts the kernel accepts.
+ */
+const struct elfsig_hash_alg elfsig_hash_algs[] = ELFSIG_HASH_ALGS;
 const size_t elfsig_n_hash_algs = N(elfsig_hash_algs);
 
 /* The RSA signature is as long as the modulus; an ECDSA one is a
  * SEQUENCE of two INTEGERs of at most the field size (plus a sign byte). */
 static const struct elfsig_key_alg {
-	const char *name;
-	bool rsa;
+	int type;		/* ELFSIG_KEY_RSA or ELFSIG_KEY_ECDSA */
 	unsigned int bits;
-	const char *group;	/* OpenSSL group name of an EC key */
-} key_algs[] = {
-	{ "RSA-2048", true, 2048, NULL },
-	{ "RSA-3072", true, 3072, NULL },
-	{ "RSA-4096", true, 4096, NULL },
-	{ "ECDSA P-256", false, 256, "prime256v1" },
-	{ "ECDSA P-384", false, 384, "secp384r1" },
-};
+	const char *name;
+} key_algs[] = ELFSIG_KEY_ALGS;
+
+int elfsig_hash_nid(const struct elfsig_hash_alg *h)
+{
+	return OBJ_txt2nid(h->name);
+}
+
+/* OpenSSL's NID of the NIST curve with a @bits field, or NID_undef. */
+static int nist_curve(unsigned int bits)
+{
+	switch (bits) {
+	case 256: return NID_X9_62_prime256v1;
+	case 384: return NID_secp384r1;
+	case 521: return NID_secp521r1;
+	default: return NID_undef;
+	}
+}
+
+/* The largest ECDSA field in the table, in bytes. */
+static size_t ecdsa_max_field(void)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < N(key_algs); i++)
+		if (key_algs[i].type == ELFSIG_KEY_ECDSA &&
+		    (key_algs[i].bits + 7) / 8 > m)
+			m = (key_algs[i].bits + 7) / 8;
+	return m;
+}
 
 /* rsaEncryption: 1.2.840.113549.1.1.1 */
 static const uint8_t oid_rsa[] = {
@@ -69,7 +85,7 @@ const struct elfsig_hash_alg *elfsig_hash_alg_by_nid(int nid)
 	size_t i;
 
 	for (i = 0; i < N(elfsig_hash_algs); i++)
-		if (elfsig_hash_algs[i].nid == nid)
+		if (elfsig_hash_nid(&elfsig_hash_algs[i]) == nid)
 			return &elfsig_hash_algs[i];
 	return NULL;
 }
@@ -151,14 +167,16 @@ int elfsig_key_check(EVP_PKEY *key, const char *name)
 	size_t i;
 	bool rsa = EVP_PKEY_is_a(key, "RSA");
 	bool ec = EVP_PKEY_is_a(key, "EC");
+	int curve = NID_undef;
 
-	if (ec && !EVP_PKEY_get_group_name(key, group, sizeof(group), NULL))
-		group[0] = '\0';
+	if (ec && EVP_PKEY_get_group_name(key, group, sizeof(group), NULL))
+		curve = OBJ_sn2nid(group);
 	for (i = 0; i < N(key_algs); i++) {
 		const struct elfsig_key_alg *k = &key_algs[i];
 
-		if (k->rsa ? rsa && EVP_PKEY_get_bits(key) == (int)k->bits :
-		    ec && strcmp(group, k->group) == 0)
+		if (k->type == ELFSIG_KEY_RSA ?
+		    rsa && EVP_PKEY_get_bits(key) == (int)k->bits :
+		    ec && curve != NID_undef && curve == nist_curve(k->bits))
 			return 0;
 	}
 	key_desc(key, desc, sizeof(desc));
@@ -203,8 +221,6 @@ static size_t der_integer_len(const uint8_t **p, size_t *left)
 	return n;
 }
 
-/* Largest ECDSA signature INTEGER format v1 allows: P-384, plus a sign byte. */
-#define ECDSA_MAX_INT	(384 / 8 + 1)
 
 int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
 			const uint8_t *params, size_t params_len,
@@ -221,13 +237,14 @@ int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
 	    (params_len == 0 || (params_len == sizeof(der_null) &&
 				 !memcmp(params, der_null, params_len)))) {
 		for (i = 0; i < N(key_algs); i++)
-			if (key_algs[i].rsa && sig_len == key_algs[i].bits / 8)
+			if (key_algs[i].type == ELFSIG_KEY_RSA &&
+			    sig_len == key_algs[i].bits / 8)
 				return 0;
 		elfsig_err("%s: an RSA signature of %zu bytes is not allowed by format v1 (allowed: %s)",
 			   name, sig_len, elfsig_key_names());
 		return -EKEYREJECTED;
 	}
-	if (oid_len == sizeof(h->ecdsa_oid) &&
+	if (oid_len == h->ecdsa_oid_len &&
 	    !memcmp(oid, h->ecdsa_oid, oid_len) && params_len == 0) {
 		const uint8_t *p = sig;
 		size_t left = sig_len, seq, r, s;
@@ -244,7 +261,8 @@ int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
 			elfsig_err("%s: the ECDSA signature value is malformed", name);
 			return -EBADMSG;
 		}
-		if (r > ECDSA_MAX_INT || s > ECDSA_MAX_INT) {
+		/* An INTEGER of the field's size, plus a sign byte. */
+		if (r > ecdsa_max_field() + 1 || s > ecdsa_max_field() + 1) {
 			elfsig_err("%s: the ECDSA signature is from a curve larger than format v1 allows (allowed: %s)",
 				   name, elfsig_key_names());
 			return -EKEYREJECTED;
@@ -252,10 +270,11 @@ int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
 		return 0;
 	}
 	for (i = 0; i < N(elfsig_hash_algs); i++) {
-		if (oid_len == sizeof(h->ecdsa_oid) &&
+		if (oid_len == elfsig_hash_algs[i].ecdsa_oid_len &&
 		    !memcmp(oid, elfsig_hash_algs[i].ecdsa_oid, oid_len)) {
 			elfsig_err("%s: the signature algorithm ecdsa-with-%s does not match the digest algorithm %s",
-				   name, elfsig_hash_algs[i].ossl, h->name);
+				   name, OBJ_nid2sn(elfsig_hash_nid(&elfsig_hash_algs[i])),
+				   h->name);
 			return -EKEYREJECTED;
 		}
 	}

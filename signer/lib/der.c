@@ -106,8 +106,8 @@ static enum elfsig_hash hash_of(const struct der *oid)
 	size_t i;
 
 	for (i = 0; i < elfsig_n_hash_algs; i++)
-		if (is_oid(oid, elfsig_hash_algs[i].oid,
-			   sizeof(elfsig_hash_algs[i].oid)))
+		if (is_oid(oid, (const uint8_t *)elfsig_hash_algs[i].oid,
+			   elfsig_hash_algs[i].oid_len))
 			return elfsig_hash_algs[i].hash;
 	return 0;
 }

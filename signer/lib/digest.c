@@ -44,7 +44,7 @@ int elfsig_elf_digest(const struct elfsig_elf *elf, enum elfsig_hash hash,
 		      uint8_t *digest, size_t *size)
 {
 	const struct elfsig_hash_alg *h = elfsig_hash_alg(hash);
-	const char *alg = h ? h->ossl : NULL;
+	const char *alg = h ? h->name : NULL;
 	uint64_t pht_size = (uint64_t)elf->phnum * elf->phentsize;
 	EVP_MD *md = NULL;
 	EVP_MD_CTX *ctx = NULL;

@@ -387,7 +387,7 @@ int elfsig_key_sign_digest(const struct elfsig_key *s, enum elfsig_hash hash,
 			   h ? h->name : "?", h ? h->size : 0, len);
 		return -EINVAL;
 	}
-	md = EVP_MD_fetch(NULL, h->ossl, "?provider=default");
+	md = EVP_MD_fetch(NULL, h->name, "?provider=default");
 	/*
 	 * Ask for the key's own provider: a TPM key also has a public-only
 	 * copy in the default provider (made when it was compared with a

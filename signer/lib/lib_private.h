@@ -15,7 +15,6 @@
 #define ELFSIG_INTERNAL __attribute__((visibility("hidden")))
 
 /* Format v1 limits (docs/format.md). */
-#define ELFSIG_MAX_PHT_SIZE	65536		/* the kernel's own limit */
 #define ELFSIG_MAX_SHSTRTAB	(16u << 20)	/* refuse absurd name tables */
 #define ELFSIG_SHN_LORESERVE	0xff00u
 
@@ -95,19 +94,22 @@ void elfsig_put_half(const struct elfsig_elf *elf, uint8_t *p, uint16_t v) ELFSI
 void elfsig_put_off(const struct elfsig_elf *elf, uint8_t *p, uint64_t v) ELFSIG_INTERNAL;
 
 /* algs.c: the algorithms format v1 allows. */
+/* In the order of ELFSIG_HASH_ALGS' entries (uapi/linux/elfsig.h). */
 struct elfsig_hash_alg {
 	enum elfsig_hash hash;
 	const char *name;		/* "sha256" */
-	const char *ossl;		/* "SHA256" */
 	size_t size;
-	int nid;
-	uint8_t oid[9];			/* DER content of the digest OID */
-	uint8_t ecdsa_oid[8];		/* ecdsa-with-SHA* of this hash */
+	const char *oid;		/* DER content of the digest OID */
+	size_t oid_len;
+	const char *ecdsa_oid;		/* ecdsa-with-SHA* of this hash */
+	size_t ecdsa_oid_len;
 };
 extern const struct elfsig_hash_alg elfsig_hash_algs[] ELFSIG_INTERNAL;
 extern const size_t elfsig_n_hash_algs ELFSIG_INTERNAL;
 const struct elfsig_hash_alg *elfsig_hash_alg(enum elfsig_hash hash) ELFSIG_INTERNAL;
 const struct elfsig_hash_alg *elfsig_hash_alg_by_nid(int nid) ELFSIG_INTERNAL;
+/* OpenSSL's NID of @h (NID_sha256...). */
+int elfsig_hash_nid(const struct elfsig_hash_alg *h) ELFSIG_INTERNAL;
 /* "sha256, sha384 or sha512"; "RSA-2048, ..., ECDSA P-384". */
 const char *elfsig_hash_names(void) ELFSIG_INTERNAL;
 const char *elfsig_key_names(void) ELFSIG_INTERNAL;

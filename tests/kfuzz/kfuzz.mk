@@ -5,13 +5,14 @@
 # harness is differential: libelfsig and the kernel must agree.
 
 KSRC_ELFSIG ?= build/kernel/src/fs/elfsig
-KFUZZ_CFLAGS := -D_GNU_SOURCE -Itests/kfuzz/include -iquote $(KSRC_ELFSIG) \
-		-Wno-unused-parameter
+KFUZZ_CFLAGS := -D_GNU_SOURCE -Itests/kfuzz/include -Isigner \
+		-iquote $(KSRC_ELFSIG) -Wno-unused-parameter
 
 $(KSRC_ELFSIG)/parse.c: | kernel
 
 $(FUZZ_DIR)/fuzz-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
-		$(KSRC_ELFSIG)/parse.c $(SIGNER_LIB_SRCS) $(wildcard tests/kfuzz/include/*/*.h)
+		$(KSRC_ELFSIG)/parse.c $(SIGNER_LIB_SRCS) $(wildcard tests/kfuzz/include/*/*.h) \
+		signer/uapi/linux/elfsig.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(KFUZZ_CFLAGS) \
@@ -25,7 +26,9 @@ $(FUZZ_DIR)/fuzz-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
 
 # Replay build: the ordinary compiler, with ASan + UBSan, no libFuzzer.
 $(O)/kfuzz/replay-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
-		$(KSRC_ELFSIG)/parse.c tests/fuzz/standalone.c $(O)/libelfsig.a
+		$(KSRC_ELFSIG)/parse.c tests/fuzz/standalone.c $(O)/libelfsig.a \
+		$(wildcard tests/kfuzz/include/*.h tests/kfuzz/include/*/*.h) \
+		signer/uapi/linux/elfsig.h
 	@mkdir -p $(dir $@)
 	$(CC) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 		$(KFUZZ_CFLAGS) -c -o $@.k.o tests/kfuzz/kfuzz.c

@@ -29,5 +29,8 @@ typedef long long kernel_loff_t;
 #define __packed __attribute__((packed))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define GFP_KERNEL 0
+/* The kernel's one-argument form. */
+#undef static_assert
+#define static_assert(expr, ...) _Static_assert(expr, #expr)
 
 #endif
