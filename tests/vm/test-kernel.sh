@@ -161,11 +161,44 @@ guest() {
 	fi
 }
 
+# kunit LOG: the parser's KUnit cases (CONFIG_ELFSIG_KUNIT_TEST), run by
+# the kernel at boot; their KTAP lines are in the kernel log the guest
+# dumps (KMSG: lines). Each case is a test result here; a suite that did
+# not run, or ran fewer cases than it declared, fails.
+kunit() {
+	local log=$1 ktap plan got
+	# The suite's KTAP lines, without "KMSG: <level>[time] " and indent.
+	ktap=$(sed -n 's/^KMSG: <[0-9]*>\[ *[0-9.]*\] *//p' "$log" |
+		sed -n '/^# Subtest: elfsig_parse$/,/^\(not \)\{0,1\}ok [0-9]* elfsig_parse$/p')
+	plan=$(echo "$ktap" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | head -1)
+	if [ -z "$plan" ]; then
+		t_fail "kunit elfsig_parse: the suite ran at boot" "no KTAP for elfsig_parse in the kernel log"
+		return
+	fi
+	# "ok N name", "not ok N name", "ok N name # SKIP why" (6.1 may add "- ").
+	got=$(echo "$ktap" | sed -e 's/^not ok /not_ok /' |
+		sed -n 's/^\(\(not_\)\{0,1\}ok\) [0-9]* \(- \)\{0,1\}\([a-z0-9_]*\)\(.*\)$/\1 \4\5/p' |
+		grep -v '^\(not_\)\{0,1\}ok elfsig_parse$')
+	echo "$got" | while read -r verdict name rest; do
+		case "$verdict $rest" in
+		"ok "*"# SKIP"*) t_skip "kunit elfsig_parse: $name" "${rest#*# SKIP }" ;;
+		"ok "*) t_pass "kunit elfsig_parse: $name" ;;
+		*) t_fail "kunit elfsig_parse: $name" "not ok (the KMSG lines of the enforce boot's console)" ;;
+		esac
+	done
+	if [ "$(echo "$got" | grep -c .)" = "$plan" ]; then
+		t_pass "kunit elfsig_parse: all $plan cases reported"
+	else
+		t_fail "kunit elfsig_parse: all $plan cases reported" "$(echo "$got" | grep -c .) reported"
+	fi
+}
+
 for mode in $MODES; do
 	append=""
 	[ "$mode" != enforce ] && append="elfsig=$mode"
 	guest "$mode" "$T_TMP/console-$mode.log" "$TOP/tests/vm/guest/cases.sh" \
 		--append "$append"
+	[ "$mode" = enforce ] && kunit "$T_TMP/console-$mode.log"
 done
 # The fail-safe lock: one boot per case, as the lock is one way.
 for fs in ${ELFSIG_VM_FAILSAFE-arm pid1}; do
