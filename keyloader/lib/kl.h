@@ -185,6 +185,41 @@ void kl_cert_clear(struct kl_cert *cert);
 int kl_certdir_load(const char *dir, struct kl_cert **certs, size_t *n);
 void kl_certs_free(struct kl_cert *certs, size_t n);
 
+/* ---- platca.c ---- */
+#define KL_PLATFORM_CA_MAX	64	/* certificates, all files together */
+struct x509_st;
+struct kl_platform_ca {
+	struct x509_st *x509;
+	const char *file;	/* where it came from (not copied) */
+};
+struct kl_platform_cas {
+	struct kl_platform_ca *ca;
+	size_t n;
+};
+/**
+ * kl_platform_ca_load() - append the platform CA certificates of @path
+ * @path: a PEM bundle (every CERTIFICATE block) or one DER certificate;
+ *        kept by reference in @cas
+ * @cas:  in/out (start zeroed; free with kl_platform_cas_free())
+ * Return: 0 or a negative errno (a file without a certificate: -EBADMSG).
+ */
+int kl_platform_ca_load(const char *path, struct kl_platform_cas *cas);
+void kl_platform_cas_free(struct kl_platform_cas *cas);
+/**
+ * kl_platform_ca_check() - would a kernel with CONFIG_ELFSIG_TRUSTED_KEYS,
+ * trusting exactly @cas, admit @cert into .elfsig?
+ * @cas:  the platform CA certificates
+ * @cert: the certificate (its name is used in the message)
+ *
+ * As the kernel: @cert is no CA and has digitalSignature key usage, its
+ * authority key identifier names one of @cas, that one is a CA, and
+ * @cert's signature verifies with its key. Direct issue only: the kernel
+ * builds no chains.
+ * Return: 0, or -EKEYREJECTED with one line saying why.
+ */
+int kl_platform_ca_check(const struct kl_platform_cas *cas,
+			 const struct kl_cert *cert);
+
 /* ---- keyring.c ---- */
 /**
  * kl_keyring_find() - the keyring named @name, from /proc/keys
