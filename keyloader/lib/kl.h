@@ -256,6 +256,24 @@ int kl_keyring_arm(int32_t keyring);
  * locked, or a negative errno. */
 int kl_keyring_lock(int32_t keyring);
 
+/* A key linked into a keyring, as kl_keyring_list() finds it. */
+struct kl_ring_key {
+	int32_t id;
+	char *desc;	/* "type;uid;gid;perm;description", NULL if not viewable */
+};
+/**
+ * kl_keyring_list() - every key (and keyring) linked into @keyring
+ * @keyring: the keyring
+ * @keys:    out, in the kernel's order (free with kl_ring_keys_free())
+ * @n:       out, how many
+ *
+ * The kernel shows a key's type and description, never an asymmetric
+ * key's certificate: what a key is can be known only by adding it.
+ * Return: 0 or a negative errno (the keyring could not be read).
+ */
+int kl_keyring_list(int32_t keyring, struct kl_ring_key **keys, size_t *n);
+void kl_ring_keys_free(struct kl_ring_key *keys, size_t n);
+
 /* ---- measure.c ---- */
 struct kl_measure {
 	struct elfsig_tpm *tpm;	/* NULL: no TPM, events are not extended */
