@@ -167,6 +167,8 @@ struct kl_cert {
  */
 int kl_cert_parse(const uint8_t *buf, size_t len, const char *name,
 		  struct kl_cert *cert);
+/** kl_looks_like_pem() - does @buf hold a PEM block ("-----BEGIN ")? */
+bool kl_looks_like_pem(const uint8_t *buf, size_t len);
 /** kl_cert_load() - kl_read_file() + kl_cert_parse(); @name kept. */
 int kl_cert_load(int dirfd, const char *path, struct kl_cert *cert);
 void kl_cert_clear(struct kl_cert *cert);

@@ -46,13 +46,6 @@ static int ca_append(struct kl_platform_cas *cas, X509 *x, const char *path)
 	return 0;
 }
 
-static bool looks_like_pem(const uint8_t *buf, size_t len)
-{
-	static const char tag[] = "-----BEGIN ";
-
-	return len >= sizeof(tag) - 1 && memmem(buf, len, tag, sizeof(tag) - 1);
-}
-
 int kl_platform_ca_load(const char *path, struct kl_platform_cas *cas)
 {
 	const unsigned char *p;
@@ -69,7 +62,7 @@ int kl_platform_ca_load(const char *path, struct kl_platform_cas *cas)
 		err = -EFBIG;
 		goto out;
 	}
-	if (!looks_like_pem(buf, len)) {
+	if (!kl_looks_like_pem(buf, len)) {
 		p = buf;
 		x = d2i_X509(NULL, &p, (long)len);
 		if (!x || (size_t)(p - buf) != len) {
