@@ -5,6 +5,7 @@
 #define ELFSIG_ATTEST_CMD_H
 
 #include "../tpm/tool/cmd.h"
+#include "attest.h"
 
 /* Documented exit codes (man/elfsig-attest.1, docs/attestation.md); 0-3
  * and 5 mean what they mean for elfsig-tpm. */
@@ -20,7 +21,28 @@ int cmd_quote(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_log(int argc, char **argv);
 
+/* What several commands take: --pcr ('p'), --nonce ('n'), and the TPM
+ * options when @common is set. */
+struct attest_opts {
+	struct common_opts *common;
+	unsigned int pcr;
+	uint8_t nonce[ATTEST_MAX_NONCE];
+	size_t nlen;
+};
+
+/* ATTEST_GETOPT(usage, longopts, aopts) - the option loop of a command
+ * whose --pcr and --nonce (and TPM options) go into @aopts. */
+#define ATTEST_GETOPT(usage_, longopts_, aopts_) {			\
+	.longopts = (longopts_), .usage = (usage_),			\
+	.shared = attest_shared_opt, .ctx = (aopts_),			\
+	.help = tool_help, .usage_err = usage_err,			\
+	.exit_ok = EXIT_OK, .exit_usage = EXIT_USAGE,			\
+}
+#define ATTEST_OPTS_INIT(common_) \
+	{ .common = (common_), .pcr = ATTEST_DEFAULT_PCR }
+
 /* cmd_attest_common.c */
+int attest_shared_opt(void *ctx, int opt, const char *arg);
 int attest_exit_code(int err);
 int parse_nonce(const char *arg, uint8_t *nonce, size_t *len);
 int parse_pcr(const char *arg, unsigned int *pcr);

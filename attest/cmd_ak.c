@@ -20,18 +20,14 @@ int cmd_ak(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common_opts common = { 0 };
+	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	enum elfsig_tpm_keytype type = 0;
 	struct elfsig_tpm *tpm;
 	const char *pub = NULL;
 	uint32_t handle = 0;
 	int opt, ret, created = 0;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		ret = common_opt(&common, opt, optarg);
-		if (ret < 0)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
+	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'H':
 			if (parse_u32(optarg, &handle) || (handle >> 24) != 0x81)
@@ -49,15 +45,10 @@ int cmd_ak(int argc, char **argv)
 			else
 				return usage_err(usage, "--type %s: ecc or rsa", optarg);
 			break;
-		case 'h':
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		default:
-			return usage_err(usage, NULL);
 		}
 	}
-	if (optind != argc)
-		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	if (opt < 0)
+		return g.status;
 	if (!handle || !pub)
 		return usage_err(usage, "--handle and --pub are required");
 	ret = tpm_open(&common, &tpm);

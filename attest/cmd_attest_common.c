@@ -47,6 +47,19 @@ int parse_pcr(const char *arg, unsigned int *pcr)
 	return 0;
 }
 
+int attest_shared_opt(void *ctx, int opt, const char *arg)
+{
+	struct attest_opts *a = ctx;
+
+	switch (opt) {
+	case 'p':
+		return parse_pcr(arg, &a->pcr) ? -EINVAL : 1;
+	case 'n':
+		return parse_nonce(arg, a->nonce, &a->nlen) ? -EINVAL : 1;
+	}
+	return a->common ? common_opt(a->common, opt, arg) : 0;
+}
+
 /* A whole input file of at most @cap bytes, malloc'ed. */
 int read_input(const char *path, size_t cap, uint8_t **buf, size_t *len)
 {

@@ -19,40 +19,32 @@ int cmd_log(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct attest_opts a = ATTEST_OPTS_INIT(NULL);
+	struct common_getopt g = ATTEST_GETOPT(usage, longopts, &a);
 	struct attest_summary sum;
 	uint8_t value[ATTEST_SHA256_LEN], *img = NULL;
-	unsigned int pcr = ATTEST_DEFAULT_PCR;
 	const char *path = NULL;
 	bool json = false;
 	size_t len = 0;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'l':
 			path = optarg;
 			break;
-		case 'p':
-			if (parse_pcr(optarg, &pcr))
-				return EXIT_USAGE;
-			break;
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		default:
-			return usage_err(usage, NULL);
 		}
 	}
-	if (optind != argc)
-		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	if (opt < 0)
+		return g.status;
 	if (!path)
 		return usage_err(usage, "--log is required");
 	ret = read_input(path, ATTEST_MAX_LOG, &img, &len);
 	if (!ret)
-		ret = attest_log_check(img, len, path, pcr, NULL, value, &sum);
+		ret = attest_log_check(img, len, path, a.pcr, NULL, value, &sum);
 	if (!ret) {
 		attest_report(stdout, &sum, NULL, value, NULL, 0, json);
 		attest_summary_free(&sum);

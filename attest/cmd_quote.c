@@ -23,34 +23,22 @@ int cmd_quote(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common_opts common = { 0 };
+	struct attest_opts a = ATTEST_OPTS_INIT(&common);
+	struct common_getopt g = ATTEST_GETOPT(usage, longopts, &a);
 	struct elfsig_tpm_pcrsel sel;
 	struct elfsig_tpm *tpm;
-	uint8_t nonce[ATTEST_MAX_NONCE], *attest = NULL, *sig = NULL;
-	size_t nlen = 0, alen = 0, slen = 0;
+	uint8_t *attest = NULL, *sig = NULL;
+	size_t alen = 0, slen = 0;
 	const char *msg_path = NULL, *sig_path = NULL;
-	unsigned int pcr = ATTEST_DEFAULT_PCR;
 	uint32_t ak = 0;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		ret = common_opt(&common, opt, optarg);
-		if (ret < 0)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
+	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'a':
 			if (parse_u32(optarg, &ak) || (ak >> 24) != 0x81)
 				return usage_err(usage, "--ak-handle %s: a persistent handle like 0x81010001",
 						 optarg);
-			break;
-		case 'n':
-			if (parse_nonce(optarg, nonce, &nlen))
-				return EXIT_USAGE;
-			break;
-		case 'p':
-			if (parse_pcr(optarg, &pcr))
-				return EXIT_USAGE;
 			break;
 		case 'm':
 			msg_path = optarg;
@@ -58,23 +46,18 @@ int cmd_quote(int argc, char **argv)
 		case 's':
 			sig_path = optarg;
 			break;
-		case 'h':
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		default:
-			return usage_err(usage, NULL);
 		}
 	}
-	if (optind != argc)
-		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
-	if (!ak || !nlen || !msg_path || !sig_path)
+	if (opt < 0)
+		return g.status;
+	if (!ak || !a.nlen || !msg_path || !sig_path)
 		return usage_err(usage, "--ak-handle, --nonce, --msg and --sig are required");
 	sel.bank = elfsig_tpm_bank_from_name("sha256");
-	sel.mask = 1u << pcr;
+	sel.mask = 1u << a.pcr;
 	ret = tpm_open(&common, &tpm);
 	if (ret)
 		return exit_code(ret);
-	ret = elfsig_tpm_quote(tpm, ak, nonce, nlen, &sel, &attest, &alen, &sig,
+	ret = elfsig_tpm_quote(tpm, ak, a.nonce, a.nlen, &sel, &attest, &alen, &sig,
 			       &slen);
 	elfsig_tpm_close(tpm);
 	if (!ret)

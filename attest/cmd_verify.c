@@ -50,19 +50,19 @@ int cmd_verify(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct attest_opts a = ATTEST_OPTS_INIT(NULL);
+	struct common_getopt g = ATTEST_GETOPT(usage, longopts, &a);
 	/* message, signature, key, log, allow list */
 	const char *path[5] = { NULL, NULL, NULL, NULL, NULL };
 	struct attest_allow allow = { 0 };
 	struct attest_summary sum = { 0 };
 	struct inputs in = { 0 };
 	struct attest_quote q;
-	uint8_t nonce[ATTEST_MAX_NONCE], value[ATTEST_SHA256_LEN];
-	unsigned int pcr = ATTEST_DEFAULT_PCR;
-	size_t nlen = 0;
+	uint8_t value[ATTEST_SHA256_LEN];
 	bool json = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'm':
 			path[0] = optarg;
@@ -79,27 +79,14 @@ int cmd_verify(int argc, char **argv)
 		case 'a':
 			path[4] = optarg;
 			break;
-		case 'n':
-			if (parse_nonce(optarg, nonce, &nlen))
-				return EXIT_USAGE;
-			break;
-		case 'p':
-			if (parse_pcr(optarg, &pcr))
-				return EXIT_USAGE;
-			break;
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		default:
-			return usage_err(usage, NULL);
 		}
 	}
-	if (optind != argc)
-		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
-	if (!path[0] || !path[1] || !path[2] || !path[3] || !nlen)
+	if (opt < 0)
+		return g.status;
+	if (!path[0] || !path[1] || !path[2] || !path[3] || !a.nlen)
 		return usage_err(usage, "--ak-pub, --msg, --sig, --nonce and --log are required");
 	ret = read_inputs(path, &in);
 	if (!ret && path[4])
@@ -108,11 +95,11 @@ int cmd_verify(int argc, char **argv)
 		const char *names[3] = { path[0], path[1], path[2] };
 
 		ret = attest_quote_verify(in.msg, in.mlen, in.sig, in.slen,
-					  in.key, in.klen, names, nonce, nlen,
-					  pcr, &q);
+					  in.key, in.klen, names, a.nonce, a.nlen,
+					  a.pcr, &q);
 	}
 	if (!ret)
-		ret = attest_log_check(in.log, in.llen, path[3], pcr, &q, value,
+		ret = attest_log_check(in.log, in.llen, path[3], a.pcr, &q, value,
 				       &sum);
 	if (!ret) {
 		/* What the log says is evidence now: report it, then the

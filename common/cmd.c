@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * cmd.c - the subcommand table every elfsig program is: dispatch, --help,
- * "help CMD", and the libraries' error lines on stderr.
+ * "help CMD", each command's option loop, and the libraries' error lines
+ * on stderr.
  */
+#include <getopt.h>
 #include <string.h>
 
 #include "common.h"
@@ -68,6 +70,37 @@ int common_prog_main(const struct common_prog *p, int argc, char **argv)
 	fprintf(stderr, "%s: unknown command '%s' (see '%s --help')\n", p->name,
 		argv[1], p->name);
 	return p->exit_usage;
+}
+
+int common_getopt(struct common_getopt *g, int argc, char **argv)
+{
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "h", g->longopts, NULL)) != -1) {
+		ret = g->shared ? g->shared(g->ctx, opt, optarg) : 0;
+		if (ret < 0) {
+			g->status = g->exit_usage;
+			return -1;
+		}
+		if (ret)
+			continue;
+		if (opt == 'h') {
+			g->help(g->usage);
+			g->status = g->exit_ok;
+			return -1;
+		}
+		if (opt == '?' || opt == ':') {
+			g->status = g->usage_err(g->usage, NULL);
+			return -1;
+		}
+		return opt;
+	}
+	if (optind != argc && !g->operands) {
+		g->status = g->usage_err(g->usage, "unexpected argument '%s'",
+					 argv[optind]);
+		return -1;
+	}
+	return 0;
 }
 
 void common_stderr_error(const char *msg, void *ctx)

@@ -195,6 +195,58 @@ struct common_prog {
 int common_prog_main(const struct common_prog *p, int argc,
 		     char **argv) COMMON_INTERNAL;
 
+struct option;
+
+/**
+ * struct common_getopt - one subcommand's option loop, for common_getopt()
+ * @longopts:   the command's long options ('h' is --help)
+ * @usage:      the command's usage text, for --help and usage errors
+ * @shared:     the options every command of the program takes: 1 taken,
+ *              0 not one of them, < 0 refused (its line printed); or NULL
+ * @ctx:        for @shared
+ * @operands:   the command takes arguments after its options (it checks
+ *              them itself); otherwise one is a usage error
+ * @help:       print @usage for --help, on stdout
+ * @usage_err:  print @fmt's line (none when NULL) and @usage on stderr;
+ *              return the usage exit status
+ * @exit_ok:    the status after --help
+ * @exit_usage: the status after a refused shared option
+ * @status:     out: what the command returns when common_getopt() < 0
+ */
+struct common_getopt {
+	const struct option *longopts;
+	const char *usage;
+	int (*shared)(void *ctx, int opt, const char *arg);
+	void *ctx;
+	bool operands;
+	void (*help)(const char *usage);
+	int (*usage_err)(const char *usage, const char *fmt, ...)
+		__attribute__((format(printf, 2, 3)));
+	int exit_ok;
+	int exit_usage;
+	int status;
+};
+
+/**
+ * common_getopt() - the next option of the command's own
+ * @g:    the command's loop
+ * @argc: the command's
+ * @argv: the command's (argv[0] is the command)
+ *
+ * Shared options, --help, an unknown option or a missing argument, and
+ * stray arguments are dealt with here, so that the command's switch has
+ * only its own options:
+ *
+ *	while ((opt = common_getopt(&g, argc, argv)) > 0)
+ *		switch (opt) { ... }
+ *	if (opt < 0)
+ *		return g.status;
+ *
+ * Return: an option for the command (optarg set), 0 when all are parsed,
+ * or -1: the command returns @g->status (--help printed, or a usage error).
+ */
+int common_getopt(struct common_getopt *g, int argc, char **argv) COMMON_INTERNAL;
+
 /**
  * common_stderr_error() - an error callback for the libraries: one line,
  * "PROG: msg", on stderr

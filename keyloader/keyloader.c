@@ -5,9 +5,10 @@
  *
  * One run is a fixed sequence, one function a step:
  *
- *   options -> keyring -> inputs (policy signed by the authority) -> TPM
- *           (unseal under a signed PCR policy, compare) -> select
- *           -> add keys -> measure keys -> lock -> measure "locked"
+ *   options -> keyring (and what it holds already) -> inputs (policy
+ *           signed by the authority) -> TPM (unseal under a signed PCR
+ *           policy, compare) -> select -> add keys -> measure keys -> lock
+ *           -> report keys not loaded by this run -> measure "locked"
  *
  * Nothing reaches the keyring before every check has passed, and every
  * path, error or not, goes through the lock. See docs/keyloader.md.
@@ -43,6 +44,7 @@ enum {
 	EXIT_MEASURE	= 9,	/* loaded and locked, measurement incomplete */
 	EXIT_TIMEOUT	= 10,	/* watchdog fired; keyring locked */
 	EXIT_SRK	= 11,	/* not the storage root key sealed under */
+	EXIT_FOREIGN	= 12,	/* locked, but holding keys this run did not load */
 };
 
 static const char *const status_word[] = {
@@ -52,6 +54,7 @@ static const char *const status_word[] = {
 	[EXIT_POLICY] = "policy-mismatch", [EXIT_KEYRING] = "keyring-error",
 	[EXIT_UNLOCKED] = "unlocked", [EXIT_MEASURE] = "measure-error",
 	[EXIT_TIMEOUT] = "timeout", [EXIT_SRK] = "srk-mismatch",
+	[EXIT_FOREIGN] = "foreign-keys",
 };
 
 struct run {
@@ -69,6 +72,7 @@ struct run {
 	const char *tcti;
 	uint32_t srk_handle;
 	unsigned int timeout;
+	bool foreign_warn;	/* --foreign-keys warn: report, keep the status */
 	char defaults[6][PATH_MAX];	/* the paths under --dir */
 	/* inputs */
 	uint8_t *policy_buf;
@@ -92,6 +96,7 @@ struct run {
 	int32_t *loaded_keys;	/* per cert: key serial, 0 if not loaded */
 	size_t nloaded;
 	struct kl_measure measure;
+	size_t nbefore;		/* keys in the keyring before loading */
 	/* outcome */
 	int status;
 	bool locked;
@@ -191,13 +196,17 @@ static void usage(FILE *f)
 "  -T, --tcti TCTI       TPM (default $TPM2TOOLS_TCTI, else device:/dev/tpmrm0)\n"
 "      --srk-handle H    persistent SRK handle (default: derive the SRK)\n"
 "      --timeout SEC     lock and give up after SEC seconds (default 60, 0: never)\n"
+"      --foreign-keys POLICY  a key in the keyring that this run did not\n"
+"                        load: 'fail' (default: one line each, exit 12) or\n"
+"                        'warn' (one line each, status unchanged)\n"
 "  -h, --help            this help\n"
 "\n"
 "Exit status: 0 loaded, 1 partial, 2 usage, 3 bad input, 4 TPM error,\n"
 "5 no signed PCR policy matches, 6 policy or sealed object not the\n"
 "authority's, 7 keyring error, 8 keyring NOT locked,\n"
 "9 measurement incomplete, 10 timeout, 11 not the enrolled TPM (storage\n"
-"root key). Every status but 8 leaves the keyring locked.\n");
+"root key), 12 locked with keys this run did not load (foreign keys).\n"
+"Every status but 8 leaves the keyring locked.\n");
 }
 
 /* DIR/FILE for every path not given (the signature: POLICY.sig). */
@@ -218,7 +227,7 @@ static int default_paths(struct run *r)
 static int parse_options(struct run *r, int argc, char **argv)
 {
 	enum { OPT_KMSG = 256, OPT_SRK, OPT_TIMEOUT, OPT_SIG, OPT_AUTH,
-	       OPT_PCRPOL };
+	       OPT_PCRPOL, OPT_FOREIGN };
 	static const struct option longopts[] = {
 		{ "dir",	required_argument, NULL, 'd' },
 		{ "policy",	required_argument, NULL, 'p' },
@@ -233,6 +242,7 @@ static int parse_options(struct run *r, int argc, char **argv)
 		{ "tcti",	required_argument, NULL, 'T' },
 		{ "srk-handle",	required_argument, NULL, OPT_SRK },
 		{ "timeout",	required_argument, NULL, OPT_TIMEOUT },
+		{ "foreign-keys", required_argument, NULL, OPT_FOREIGN },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -276,6 +286,13 @@ static int parse_options(struct run *r, int argc, char **argv)
 				return -EINVAL;
 			}
 			r->timeout = (unsigned int)v;
+			break;
+		case OPT_FOREIGN:
+			if (strcmp(optarg, "fail") && strcmp(optarg, "warn")) {
+				say(3, "--foreign-keys: expected 'fail' or 'warn'");
+				return -EINVAL;
+			}
+			r->foreign_warn = !strcmp(optarg, "warn");
 			break;
 		case 'h':
 			usage(stdout);
@@ -321,6 +338,93 @@ static void find_keyring(struct run *r)
 	if (err)
 		say(4, "cannot arm the kernel's lock-on-close: %s",
 		    strerror(-err));
+}
+
+/* "asymmetric 'CN: SKID'" from keyctl_describe()'s
+ * "type;uid;gid;perm;description", into @buf. */
+static const char *key_words(const struct kl_ring_key *k, char *buf, size_t n)
+{
+	const char *d = k->desc, *semi;
+	int tlen;
+
+	if (!d || !(semi = strchr(d, ';'))) {
+		snprintf(buf, n, "(not viewable)");
+		return buf;
+	}
+	tlen = (int)(semi - d);
+	snprintf(buf, n, "%.*s '%s'", tlen < 32 ? tlen : 32, d,
+		 strrchr(d, ';') + 1);
+	return buf;
+}
+
+/*
+ * A keyring someone filled before this run: its keys are trusted as much
+ * as the loader's, and the kernel shows only their descriptions, never
+ * their certificates, so none can be checked against the policy. Say so
+ * first, before anything is loaded.
+ */
+static void survey_keyring(struct run *r)
+{
+	struct kl_ring_key *keys;
+
+	if (!r->have_keyring || kl_keyring_list(r->keyring, &keys, &r->nbefore))
+		return;	/* reported after the lock, where it decides */
+	if (r->nbefore)
+		say(4, "keyring %s already holds %zu key%s before loading (each named after the lock)",
+		    r->keyring_spec, r->nbefore, r->nbefore == 1 ? "" : "s");
+	kl_ring_keys_free(keys, r->nbefore);
+}
+
+static bool loaded_by_us(const struct run *r, int32_t id)
+{
+	size_t i;
+
+	for (i = 0; r->loaded_keys && i < r->ncerts; i++)
+		if (r->loaded_keys[i] == id)
+			return true;
+	return false;
+}
+
+/* --foreign-keys fail: a finding that outranks "loaded" and "partial";
+ * an earlier failure keeps its own status (its lines say why). */
+static void fail_foreign(struct run *r)
+{
+	if (!r->foreign_warn &&
+	    (r->status == EXIT_LOADED || r->status == EXIT_PARTIAL))
+		r->status = EXIT_FOREIGN;
+}
+
+/* Step 9: after the lock the keyring's contents are final: every key in
+ * it that this run did not add gets a line (an enrolled certificate put
+ * there before is replaced by the loader's own add: same description). */
+static void report_foreign(struct run *r)
+{
+	struct kl_ring_key *keys;
+	char words[200];
+	size_t n, i, nforeign = 0;
+	int err;
+
+	if (!r->have_keyring || !r->locked)
+		return;
+	err = kl_keyring_list(r->keyring, &keys, &n);
+	if (err) {
+		say(3, "keyring %s: cannot list it (%s): whether it holds keys this run did not load is unknown",
+		    r->keyring_spec, strerror(-err));
+		fail_foreign(r);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (loaded_by_us(r, keys[i].id))
+			continue;
+		nforeign++;
+		say(r->foreign_warn ? 4 : 3,
+		    "keyring %s: key %d %s was not loaded by this run: trusted, but not from the enrolment",
+		    r->keyring_spec, keys[i].id,
+		    key_words(&keys[i], words, sizeof(words)));
+	}
+	kl_ring_keys_free(keys, n);
+	if (nforeign)
+		fail_foreign(r);
 }
 
 /* The policy must be signed by the configured enrolment authority: the
@@ -573,7 +677,7 @@ static void lock_keyring(struct run *r)
 	}
 }
 
-/* Step 9: the final event records the outcome, after the lock. */
+/* Step 10: the final event records the outcome, after the lock. */
 static void measure_locked(struct run *r)
 {
 	char ev[96];
@@ -661,6 +765,7 @@ int main(int argc, char **argv)
 	}
 
 	find_keyring(&r);
+	survey_keyring(&r);
 	if (r.status == EXIT_LOADED)
 		read_inputs(&r);
 	if (r.status == EXIT_LOADED)
@@ -672,6 +777,7 @@ int main(int argc, char **argv)
 	setup_measure(&r);
 	measure_keys(&r);
 	lock_keyring(&r);
+	report_foreign(&r);
 	late_measure_setup(&r);
 	measure_locked(&r);
 	alarm(0);

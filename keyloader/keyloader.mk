@@ -10,7 +10,8 @@ KL_LIB_SRCS  := keyloader/lib/util.c keyloader/lib/policy.c \
 		keyloader/lib/cert.c keyloader/lib/keyring.c \
 		keyloader/lib/measure.c keyloader/lib/pcrvalues.c \
 		keyloader/lib/enroll.c keyloader/lib/authority.c \
-		keyloader/lib/pcrpolicy.c keyloader/lib/eventlog.c
+		keyloader/lib/pcrpolicy.c keyloader/lib/eventlog.c \
+		keyloader/lib/platca.c
 KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
 
 KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c \
@@ -41,12 +42,14 @@ PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
 KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
 	     tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
 	     tests/keyloader/authority.sh tests/keyloader/predict.sh \
-	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh
+	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh \
+	     tests/keyloader/platform-ca.sh tests/keyloader/prefilled.sh
 CHECK_SUITES += $(KL_SUITES)
 ASAN_SUITES  += tests/keyloader/unit.sh tests/keyloader/policy.sh \
 		tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
 		tests/keyloader/authority.sh tests/keyloader/predict.sh \
-		tests/keyloader/fuzz-replay.sh
+		tests/keyloader/fuzz-replay.sh tests/keyloader/platform-ca.sh \
+		tests/keyloader/prefilled.sh
 
 $(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a
 	@mkdir -p $(dir $@)

@@ -12,6 +12,8 @@
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
+#define ENROLL_MAX_PLATFORM_CA	16	/* --platform-ca files */
+
 struct opts {
 	struct kl_enroll_opts e;
 	const char *dir;		/* --dir: where the default paths are */
@@ -22,6 +24,10 @@ struct opts {
 	bool measure_set;
 	bool force;
 	char defaults[5][PATH_MAX];	/* the paths under --dir */
+	/* --platform-ca: create and add refuse a certificate none of these
+	 * issued, as the kernel's CONFIG_ELFSIG_TRUSTED_KEYS would. */
+	const char *platform_ca[ENROLL_MAX_PLATFORM_CA];
+	size_t nplatform_ca;
 };
 
 extern const char usage_text[];
@@ -29,6 +35,10 @@ int usage_err(const char *why);
 int parse_opts(struct opts *o, int argc, char **argv);
 /* Enrol the certificate files @paths into @pol, printing each. */
 int add_certs(struct kl_policy *pol, int n, char **paths);
+/* With --platform-ca: every one of the certificate files @paths issued by
+ * a platform CA, or one line each that says why not. Return: 0 or
+ * EXIT_FAIL. */
+int check_platform_ca(const struct opts *o, int n, char **paths);
 /* Remove keys given as certificate files or sha256:HEX. */
 int remove_keys(struct kl_policy *pol, int n, char **args);
 

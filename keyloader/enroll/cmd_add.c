@@ -12,5 +12,7 @@ int cmd_add(struct opts *o, int argc, char **argv)
 {
 	if (argc < 1)
 		return usage_err("add: no certificate given");
+	if (check_platform_ca(o, argc, argv))
+		return EXIT_FAIL;
 	return edit_policy(o, "add", argc, argv, add_certs);
 }

@@ -64,6 +64,10 @@ const char usage_text[] =
 "                         replaced by one measured as NEW (repeatable)\n"
 "  -T, --tcti TCTI        TPM (default $TPM2TOOLS_TCTI, else device:/dev/tpmrm0)\n"
 "      --srk-handle H     persistent SRK handle (default: derive the SRK)\n"
+"      --platform-ca FILE create, add: refuse a certificate not issued by\n"
+"                         one of these CA certificates (a PEM bundle or DER;\n"
+"                         repeatable), as a kernel with\n"
+"                         CONFIG_ELFSIG_TRUSTED_KEYS trusting them would\n"
 "  -f, --force            create: replace an existing policy\n"
 "  -h, --help             this help\n";
 
@@ -115,7 +119,7 @@ static int parse_replace(const char *arg, struct kl_enroll_opts *e)
 int parse_opts(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
-	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE };
+	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE, OPT_PLATFORM_CA };
 	static const struct option longopts[] = {
 		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
@@ -132,6 +136,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		{ "replace-digest", required_argument, NULL, OPT_REPLACE },
 		{ "tcti",	 required_argument, NULL, 'T' },
 		{ "srk-handle",	 required_argument, NULL, OPT_SRK },
+		{ "platform-ca", required_argument, NULL, OPT_PLATFORM_CA },
 		{ "force",	 no_argument,	    NULL, 'f' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -166,6 +171,11 @@ int parse_opts(struct opts *o, int argc, char **argv)
 			if (parse_replace(optarg, &o->e))
 				return EXIT_USAGE;
 			break;
+		case OPT_PLATFORM_CA:
+			if (o->nplatform_ca >= ENROLL_MAX_PLATFORM_CA)
+				return usage_err("--platform-ca: at most 16 files (a PEM bundle holds many)");
+			o->platform_ca[o->nplatform_ca++] = optarg;
+			break;
 		case OPT_MEASURE:
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
@@ -193,6 +203,9 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		return usage_err("--pcr-values and --event-log: give one");
 	if (o->e.nreplace && !o->e.event_log)
 		return usage_err("--replace-digest needs --event-log");
+	if (o->nplatform_ca && strcmp(argv[0], "create") &&
+	    strcmp(argv[0], "add"))
+		return usage_err("--platform-ca: only with create and add");
 	return default_paths(o);
 }
 
@@ -219,6 +232,32 @@ int add_certs(struct kl_policy *pol, int n, char **paths)
 			return err;
 	}
 	return 0;
+}
+
+int check_platform_ca(const struct opts *o, int n, char **paths)
+{
+	struct kl_platform_cas cas = { 0 };
+	int i, ret = EXIT_OK;
+	size_t j;
+
+	if (!o->nplatform_ca)
+		return EXIT_OK;
+	for (j = 0; j < o->nplatform_ca; j++)
+		if (kl_platform_ca_load(o->platform_ca[j], &cas)) {
+			kl_platform_cas_free(&cas);
+			return EXIT_FAIL;
+		}
+	/* Every certificate is checked: one line for each that fails. */
+	for (i = 0; i < n; i++) {
+		struct kl_cert c = { 0 };
+
+		if (kl_cert_load(AT_FDCWD, paths[i], &c) ||
+		    kl_platform_ca_check(&cas, &c))
+			ret = EXIT_FAIL;
+		kl_cert_clear(&c);
+	}
+	kl_platform_cas_free(&cas);
+	return ret;
 }
 
 int remove_keys(struct kl_policy *pol, int n, char **args)

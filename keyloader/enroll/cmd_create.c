@@ -28,6 +28,9 @@ int cmd_create(struct opts *o, int argc, char **argv)
 	pol.measure_pcr = o->measure_pcr;
 	if (kl_policy_check_pcrs(&pol.sel, pol.measure_pcr))
 		return EXIT_USAGE;
+	/* Before anything is signed or sealed: the kernel would refuse it. */
+	if (check_platform_ca(o, argc, argv))
+		return EXIT_FAIL;
 	ret = signer_load(o, "create", &s);
 	if (ret)
 		return ret;

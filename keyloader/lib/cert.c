@@ -18,7 +18,7 @@
 
 #define KL_CERTDIR_MAX_BYTES	(16 * 1024 * 1024)	/* all files together */
 
-static bool looks_like_pem(const uint8_t *buf, size_t len)
+bool kl_looks_like_pem(const uint8_t *buf, size_t len)
 {
 	static const char tag[] = "-----BEGIN ";
 
@@ -135,7 +135,7 @@ int kl_cert_parse(const uint8_t *buf, size_t len, const char *name,
 		kl_err("%s: empty file", name);
 		return -EBADMSG;
 	}
-	if (looks_like_pem(buf, len)) {
+	if (kl_looks_like_pem(buf, len)) {
 		err = pem_to_der(buf, len, name, &cert->der, &cert->der_len);
 		if (err)
 			return err;

@@ -238,3 +238,47 @@ int kl_keyring_lock(int32_t keyring)
 		return -errno;
 	return 0;
 }
+
+void kl_ring_keys_free(struct kl_ring_key *keys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; keys && i < n; i++)
+		free(keys[i].desc);
+	free(keys);
+}
+
+int kl_keyring_list(int32_t keyring, struct kl_ring_key **out, size_t *nout)
+{
+	struct kl_ring_key *keys = NULL;
+	key_serial_t *ids = NULL;
+	size_t n, i;
+	long len;
+	int err;
+
+	*out = NULL;
+	*nout = 0;
+	len = keyctl_read_alloc(keyring, (void **)&ids);
+	if (len < 0) {
+		err = -errno;
+		kl_err("cannot list keyring %d: %s", keyring, strerror(errno));
+		return err;
+	}
+	n = (size_t)len / sizeof(*ids);
+	keys = calloc(n ? n : 1, sizeof(*keys));
+	if (!keys) {
+		free(ids);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		keys[i].id = ids[i];
+		/* "type;uid;gid;perm;description"; a key we may not view
+		 * is still listed, by its serial. */
+		if (keyctl_describe_alloc(ids[i], &keys[i].desc) < 0)
+			keys[i].desc = NULL;
+	}
+	free(ids);
+	*out = keys;
+	*nout = n;
+	return 0;
+}

@@ -167,6 +167,8 @@ struct kl_cert {
  */
 int kl_cert_parse(const uint8_t *buf, size_t len, const char *name,
 		  struct kl_cert *cert);
+/** kl_looks_like_pem() - does @buf hold a PEM block ("-----BEGIN ")? */
+bool kl_looks_like_pem(const uint8_t *buf, size_t len);
 /** kl_cert_load() - kl_read_file() + kl_cert_parse(); @name kept. */
 int kl_cert_load(int dirfd, const char *path, struct kl_cert *cert);
 void kl_cert_clear(struct kl_cert *cert);
@@ -184,6 +186,41 @@ void kl_cert_clear(struct kl_cert *cert);
  */
 int kl_certdir_load(const char *dir, struct kl_cert **certs, size_t *n);
 void kl_certs_free(struct kl_cert *certs, size_t n);
+
+/* ---- platca.c ---- */
+#define KL_PLATFORM_CA_MAX	64	/* certificates, all files together */
+struct x509_st;
+struct kl_platform_ca {
+	struct x509_st *x509;
+	const char *file;	/* where it came from (not copied) */
+};
+struct kl_platform_cas {
+	struct kl_platform_ca *ca;
+	size_t n;
+};
+/**
+ * kl_platform_ca_load() - append the platform CA certificates of @path
+ * @path: a PEM bundle (every CERTIFICATE block) or one DER certificate;
+ *        kept by reference in @cas
+ * @cas:  in/out (start zeroed; free with kl_platform_cas_free())
+ * Return: 0 or a negative errno (a file without a certificate: -EBADMSG).
+ */
+int kl_platform_ca_load(const char *path, struct kl_platform_cas *cas);
+void kl_platform_cas_free(struct kl_platform_cas *cas);
+/**
+ * kl_platform_ca_check() - would a kernel with CONFIG_ELFSIG_TRUSTED_KEYS,
+ * trusting exactly @cas, admit @cert into .elfsig?
+ * @cas:  the platform CA certificates
+ * @cert: the certificate (its name is used in the message)
+ *
+ * As the kernel: @cert is no CA and has digitalSignature key usage, its
+ * authority key identifier names one of @cas, that one is a CA, and
+ * @cert's signature verifies with its key. Direct issue only: the kernel
+ * builds no chains.
+ * Return: 0, or -EKEYREJECTED with one line saying why.
+ */
+int kl_platform_ca_check(const struct kl_platform_cas *cas,
+			 const struct kl_cert *cert);
 
 /* ---- keyring.c ---- */
 /**
@@ -220,6 +257,24 @@ int kl_keyring_arm(int32_t keyring);
  * refused. Async-signal-safe. Return: 0, -EEXIST if it already was
  * locked, or a negative errno. */
 int kl_keyring_lock(int32_t keyring);
+
+/* A key linked into a keyring, as kl_keyring_list() finds it. */
+struct kl_ring_key {
+	int32_t id;
+	char *desc;	/* "type;uid;gid;perm;description", NULL if not viewable */
+};
+/**
+ * kl_keyring_list() - every key (and keyring) linked into @keyring
+ * @keyring: the keyring
+ * @keys:    out, in the kernel's order (free with kl_ring_keys_free())
+ * @n:       out, how many
+ *
+ * The kernel shows a key's type and description, never an asymmetric
+ * key's certificate: what a key is can be known only by adding it.
+ * Return: 0 or a negative errno (the keyring could not be read).
+ */
+int kl_keyring_list(int32_t keyring, struct kl_ring_key **keys, size_t *n);
+void kl_ring_keys_free(struct kl_ring_key *keys, size_t n);
 
 /* ---- measure.c ---- */
 struct kl_measure {

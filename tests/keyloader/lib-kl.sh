@@ -70,6 +70,26 @@ kl_need_keyring() {
 	exit 77
 }
 
+# kl_loader_suite N TOOL...: the start of a suite that runs the loader into
+# the real kernel keyring: TOOL... installed (else skip), the suite re-run
+# inside a session keyring of its own, both programs built, $T_TMP, a
+# swtpm, certificates k1..kN and the authority key auth, the keyring probe.
+kl_loader_suite() {
+	local n=$1 i; shift
+	kl_need swtpm keyctl openssl tpm2_pcrread python3 timeout "$@"
+	if [ -z "${KL_IN_SESSION:-}" ]; then
+		KL_IN_SESSION=1 exec keyctl session - "$0"
+	fi
+	[ -x "$KL" ] && [ -x "$ENROLL" ] || { echo "FAIL: build: $KL or $ENROLL missing"; exit 1; }
+	t_mktemp
+	kl_swtpm_start || { echo "FAIL: swtpm: did not start"; exit 1; }
+	for i in $(seq 1 "$n"); do
+		kl_cert "k$i" || { echo "FAIL: openssl: cert k$i"; exit 1; }
+	done
+	kl_authority auth || { echo "FAIL: openssl: authority key"; exit 1; }
+	kl_need_keyring k1
+}
+
 # kl_fp NAME: the SHA-256 fingerprint of the certificate's DER.
 kl_fp() { sha256sum < "$T_TMP/$1.der" | cut -d' ' -f1; }
 

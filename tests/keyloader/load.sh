@@ -5,18 +5,8 @@
 set -u
 . "$(dirname "$0")/lib-kl.sh"
 
-kl_need swtpm keyctl openssl tpm2_pcrread tpm2_pcrextend python3 timeout
-# Keys live in a session keyring of their own: re-run inside one.
-if [ -z "${KL_IN_SESSION:-}" ]; then
-	KL_IN_SESSION=1 exec keyctl session - "$0" "$@"
-fi
-[ -x "$KL" ] && [ -x "$ENROLL" ] || { echo "FAIL: build: $KL or $ENROLL missing"; exit 1; }
-t_mktemp
-kl_swtpm_start || { echo "FAIL: swtpm: did not start"; exit 1; }
-
-for i in 1 2 3 4; do kl_cert "k$i" || { echo "FAIL: openssl: cert k$i"; exit 1; }; done
-kl_authority auth || { echo "FAIL: openssl: authority key"; exit 1; }
-kl_need_keyring k1
+# Keys live in a session keyring of their own (the suite re-runs in one).
+kl_loader_suite 4 tpm2_pcrextend
 
 # case_setup NAME CERT...: enrol CERT... into $D (policy signed by the
 # authority auth, sealed object, a signed PCR policy for the current

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common.h"
 #include "elfsig_tpm.h"
 
 /* Documented exit codes (docs/tpm.md). */
@@ -39,6 +40,18 @@ struct common_opts {
 
 extern const char *prog;
 
+/*
+ * TOOL_GETOPT(usage, longopts, common) - a command's option loop
+ * (common_getopt()) for elfsig-tpm and elfsig-attest: the common options
+ * when @common is not NULL, "usage: PROG USAGE" for --help, usage_err().
+ */
+#define TOOL_GETOPT(usage_, longopts_, common_) {			\
+	.longopts = (longopts_), .usage = (usage_),			\
+	.shared = tool_shared_opt, .ctx = (common_),			\
+	.help = tool_help, .usage_err = usage_err,			\
+	.exit_ok = EXIT_OK, .exit_usage = EXIT_USAGE,			\
+}
+
 int cmd_keygen(int argc, char **argv);
 int cmd_seal(int argc, char **argv);
 int cmd_unseal(int argc, char **argv);
@@ -52,6 +65,9 @@ void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_err(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int common_opt(struct common_opts *c, int opt, const char *arg);
+/* common_opt() for common_getopt(); nothing with a NULL @ctx. */
+int tool_shared_opt(void *ctx, int opt, const char *arg);
+void tool_help(const char *usage);
 int exit_code(int err);
 int parse_u32(const char *s, uint32_t *out);
 int parse_hex(const char *hex, uint8_t *out, size_t cap, size_t *len);

@@ -13,27 +13,31 @@
 #include "common.h"
 #include "cmd.h"
 
+static void __attribute__((format(printf, 1, 0)))
+verr_msg(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void err_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr_msg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int usage_err(const char *usage, const char *fmt, ...)
 {
-	if (fmt) {
-		va_list ap;
+	va_list ap;
 
-		fprintf(stderr, "%s: ", prog);
+	if (fmt) {
 		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
+		verr_msg(fmt, ap);
 		va_end(ap);
-		fputc('\n', stderr);
 	}
 	fprintf(stderr, "usage: %s %s\n", prog, usage);
 	return EXIT_USAGE;
@@ -86,6 +90,16 @@ int common_opt(struct common_opts *c, int opt, const char *arg)
 		return 1;
 	}
 	return 0;
+}
+
+int tool_shared_opt(void *ctx, int opt, const char *arg)
+{
+	return ctx ? common_opt(ctx, opt, arg) : 0;
+}
+
+void tool_help(const char *usage)
+{
+	printf("usage: %s %s\n", prog, usage);
 }
 
 int exit_code(int err)

@@ -16,29 +16,23 @@ int cmd_evict(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common_opts common = { 0 };
+	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm *tpm;
 	uint32_t handle = 0;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		ret = common_opt(&common, opt, optarg);
-		if (ret < 0)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
+	g.operands = true;	/* checked below, with its own line */
+	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'H':
 			if (parse_u32(optarg, &handle))
 				return usage_err(usage, "--handle %s: not a handle",
 						 optarg);
 			break;
-		case 'h':
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		default:
-			return usage_err(usage, NULL);
 		}
 	}
+	if (opt < 0)
+		return g.status;
 	if (optind != argc || !handle)
 		return usage_err(usage, "--handle is required");
 	ret = tpm_open(&common, &tpm);

@@ -45,6 +45,7 @@ int cmd_keygen(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common_opts common = { 0 };
+	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm_cert_opts cert = { 0 };
 	enum elfsig_tpm_keytype type = ELFSIG_TPM_KEY_ECC_P256;
 	struct elfsig_tpm *tpm;
@@ -53,12 +54,7 @@ int cmd_keygen(int argc, char **argv)
 	char keyname[32];
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		ret = common_opt(&common, opt, optarg);
-		if (ret < 0)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
+	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 't':
 			if (!strcmp(optarg, "rsa") || !strcmp(optarg, "rsa2048"))
@@ -93,15 +89,10 @@ int cmd_keygen(int argc, char **argv)
 				return usage_err(usage, "--days %s: a positive number",
 						 optarg);
 			break;
-		case 'h':
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		default:
-			return usage_err(usage, NULL);
 		}
 	}
-	if (optind != argc)
-		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	if (opt < 0)
+		return g.status;
 	if (!handle && !out)
 		return usage_err(usage, "give --handle, --out or both");
 	if ((cert.cert || cert.csr) != !!cert.subject)

@@ -45,6 +45,7 @@ int cmd_pcrextend(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common_opts common = { 0 };
+	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm *tpm;
 	const char *digest = NULL, *data = NULL;
 	uint8_t md[ELFSIG_TPM_MAX_DIGEST];
@@ -54,12 +55,7 @@ int cmd_pcrextend(int argc, char **argv)
 	bool all = false, bank_set = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		ret = common_opt(&common, opt, optarg);
-		if (ret < 0)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
+	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'p':
 			if (parse_u32(optarg, &index) ||
@@ -82,15 +78,10 @@ int cmd_pcrextend(int argc, char **argv)
 		case 'D':
 			data = optarg;
 			break;
-		case 'h':
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		default:
-			return usage_err(usage, NULL);
 		}
 	}
-	if (optind != argc)
-		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	if (opt < 0)
+		return g.status;
 	if (index >= ELFSIG_TPM_MAX_PCRS || !digest == !data)
 		return usage_err(usage, "--pcr and one of --digest, --data are required");
 	if (all && (digest || bank_set))

@@ -15,24 +15,17 @@ int cmd_pcrread(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common_opts common = { 0 };
+	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm_pcr_values vals;
 	struct elfsig_tpm_pcrsel sel;
 	struct elfsig_tpm *tpm;
 	unsigned int i;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		ret = common_opt(&common, opt, optarg);
-		if (ret < 0)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
-		if (opt == 'h') {
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		}
-		return usage_err(usage, NULL);
-	}
+	g.operands = true;	/* checked below, with its own line */
+	opt = common_getopt(&g, argc, argv);
+	if (opt)
+		return opt < 0 ? g.status : usage_err(usage, NULL);
 	if (optind + 1 != argc)
 		return usage_err(usage, "one PCR selection expected");
 	if (elfsig_tpm_pcrsel_parse(argv[optind], &sel))

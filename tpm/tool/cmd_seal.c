@@ -50,6 +50,7 @@ int cmd_seal(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common_opts common = { 0 };
+	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm_pcr_values vals, cur;
 	struct elfsig_tpm_sealed *sealed = NULL;
 	struct elfsig_tpm *tpm = NULL;
@@ -63,12 +64,7 @@ int cmd_seal(int argc, char **argv)
 	unsigned int i;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		ret = common_opt(&common, opt, optarg);
-		if (ret < 0)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
+	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'p':
 			pcrs = optarg;
@@ -91,15 +87,10 @@ int cmd_seal(int argc, char **argv)
 			tss_pub = optarg;
 			tss_priv = argv[optind++];
 			break;
-		case 'h':
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		default:
-			return usage_err(usage, NULL);
 		}
 	}
-	if (optind != argc)
-		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	if (opt < 0)
+		return g.status;
 	if (!pcrs || !in || !out)
 		return usage_err(usage, "--pcrs, --in and --out are required");
 	memset(&vals, 0, sizeof(vals));

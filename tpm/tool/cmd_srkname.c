@@ -15,25 +15,15 @@ int cmd_srkname(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common_opts common = { 0 };
+	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	uint8_t name[ELFSIG_TPM_MAX_NAME];
 	struct elfsig_tpm *tpm;
 	size_t len;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		ret = common_opt(&common, opt, optarg);
-		if (ret < 0)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
-		if (opt == 'h') {
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		}
-		return usage_err(usage, NULL);
-	}
-	if (optind != argc)
-		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	opt = common_getopt(&g, argc, argv);
+	if (opt)
+		return opt < 0 ? g.status : usage_err(usage, NULL);
 	ret = tpm_open(&common, &tpm);
 	if (ret)
 		return exit_code(ret);

@@ -41,6 +41,7 @@ int cmd_unseal(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct common_opts common = { 0 };
+	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm_sealed *sealed = NULL;
 	struct elfsig_tpm *tpm = NULL;
 	const char *in = NULL, *out = "-", *pcrs = NULL;
@@ -49,12 +50,7 @@ int cmd_unseal(int argc, char **argv)
 	size_t len = 0;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		ret = common_opt(&common, opt, optarg);
-		if (ret < 0)
-			return EXIT_USAGE;
-		if (ret)
-			continue;
+	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'i':
 			in = optarg;
@@ -71,15 +67,10 @@ int cmd_unseal(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
-		case 'h':
-			printf("usage: %s %s\n", prog, usage);
-			return EXIT_OK;
-		default:
-			return usage_err(usage, NULL);
 		}
 	}
-	if (optind != argc)
-		return usage_err(usage, "unexpected argument '%s'", argv[optind]);
+	if (opt < 0)
+		return g.status;
 	if (!!in == !!tss_pub || (tss_pub && !pcrs) || (in && pcrs))
 		return usage_err(usage, "give --in, or --tss with --pcrs");
 
