@@ -3,7 +3,10 @@
 # Build elfsig's test kernel: extract Debian's linux-source, apply the
 # series, merge the config fragments, build bzImage.
 #
-#   kernel/build-kernel.sh [tiny|kasan|tiny-6.1]
+#   kernel/build-kernel.sh [tiny|kasan|tiny-6.1] [--source]
+#
+# --source: only extract the source and apply the series (what the host
+# suites that compile fs/elfsig/ in userspace need), no configure or build.
 #
 # tiny and kasan: linux-source-6.12 with kernel/patches/; tiny-6.1:
 # linux-source-6.1 with the 6.12 series and the 6.1 delta of
@@ -19,6 +22,12 @@ set -euo pipefail
 # shellcheck source=kernel/series.sh
 . "$(dirname "$0")/series.sh"
 VARIANT=${1:-tiny}
+SOURCE_ONLY=0
+case ${2:-} in
+"") ;;
+--source) SOURCE_ONLY=1 ;;
+*) echo "build-kernel: unknown option '$2'" >&2; exit 2 ;;
+esac
 TOP=$SERIES_TOP
 KDIR=$TOP/build/kernel
 OBJ=$KDIR/obj-$VARIANT
@@ -142,6 +151,10 @@ if ! same_series; then
 	fi
 	apply_series || { rm -rf "$APPLIED"; exit 1; }
 	restore_stamps
+fi
+if [ "$SOURCE_ONLY" = 1 ]; then
+	say "source ready: ${SRC#"$TOP"/}"
+	exit 0
 fi
 
 # The test platform CA the config builds in (CONFIG_SYSTEM_TRUSTED_KEYS).

@@ -12,11 +12,16 @@
 #   make kernel-series-check  fail when the committed patches are not what
 #                        the trees make (kernel/refresh.sh; docs/kernel.md)
 
-.PHONY: kernel kernel-kasan kernel-6.1 vm-prereqs check-kasan-vm check-kernel-6.1 \
+.PHONY: kernel kernel-source kernel-kasan kernel-6.1 vm-prereqs check-kasan-vm check-kernel-6.1 \
 	kernel-tree kernel-export kernel-series-check
 
 kernel:
 	@kernel/build-kernel.sh tiny
+
+# The patched 6.12 source alone (for the host suites that compile
+# fs/elfsig/ in userspace): no kernel build.
+kernel-source:
+	@kernel/build-kernel.sh tiny --source
 
 kernel-kasan:
 	@kernel/build-kernel.sh kasan

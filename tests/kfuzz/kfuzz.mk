@@ -8,7 +8,7 @@ KSRC_ELFSIG ?= build/kernel/src/fs/elfsig
 KFUZZ_CFLAGS := -D_GNU_SOURCE -Itests/kfuzz/include -Isigner \
 		-iquote $(KSRC_ELFSIG) -Wno-unused-parameter
 
-$(KSRC_ELFSIG)/parse.c: | kernel
+$(KSRC_ELFSIG)/parse.c: | kernel-source
 
 $(FUZZ_DIR)/fuzz-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
 		$(KSRC_ELFSIG)/parse.c $(SIGNER_LIB_SRCS) $(wildcard tests/kfuzz/include/*/*.h) \
