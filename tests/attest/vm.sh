@@ -4,7 +4,8 @@
 # boot of the patched kernel with swtpm as its TPM, checked by the host's
 # elfsig-attest against a quote made in the guest:
 #   boot "clean"    a release certificate added, the keyring locked, the
-#                   mode tightened after the lock: the guest quotes PCR 13
+#                   mode tightened after the lock (booted permissive,
+#                   then enforce): the guest quotes PCR 13
 #                   with elfsig-attest and sends the quote, the AK's
 #                   public key, the kernel's log and its PCR 13 values
 #                   over the console; the host verifies (trusted, the key
@@ -75,7 +76,7 @@ keyctl link "$x" %keyring:.elfsig > /dev/null 2>&1 &&
 echo 1 > /proc/sys/fs/elfsig/lock
 keyctl padd asymmetric "" %keyring:.elfsig < $T/foreign.der > /dev/null 2>&1 &&
 	ko "no key after the lock" "added" || ok "no key after the lock"
-echo require > /proc/sys/fs/elfsig/mode
+echo enforce > /proc/sys/fs/elfsig/mode
 n=$(keyctl rlist %keyring:.elfsig | wc -w)
 echo "keys in .elfsig: $n"
 /usr/sbin/elfsig-attest ak --handle 0x81010001 --pub /tmp/ak.pem > /dev/null &&
@@ -98,7 +99,7 @@ boot() {
 	"$VMRUN" --kernel "$KERNEL" --root "$W/stage" --add "$W/opt:t" \
 		--script "$W/guest.sh" --timeout 180 "$@" > "$W/$name.log" 2>&1
 	if grep -qE 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/$name.log"; then
-		t_fail "vm $name: kernel log clean" "$(grep -m1 -E 'BUG:|Oops|WARNING:|KASAN|UBSAN|panic|Call Trace' "$W/$name.log")"
+		t_fail "vm $name: kernel log clean" "$(grep -m1 -E 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/$name.log")"
 	fi
 	grep -q '^ELFSIG-VM: script exit' "$W/$name.log" ||
 		t_fail "vm $name: boot ran the script" "$(tail -3 "$W/$name.log" | tr '\n' ' ')"
@@ -169,8 +170,8 @@ check() {
 		t_fail "vm $name: elfsig-attest log replays it to the guest's PCR 13" "$(cat "$D/attest-log")"
 	# After the lock: the lock, then only the mode record the guest made.
 	awk '$1 != "replay-sha1" && $1 != "replay-sha256" {print $2, $4}' "$D/records" |
-		sed -n '/^elfsig-lock/,$p' > "$D/after-lock"
-	printf 'elfsig-lock keys=%s\nelfsig-mode mode=require\n' "$2" | cmp -s - "$D/after-lock" &&
+		sed -n '/^elfsig-mode mode=permissive/,$p' > "$D/after-lock"
+	printf 'elfsig-mode mode=permissive\nelfsig-lock keys=%s\nelfsig-mode mode=enforce\n' "$2" | cmp -s - "$D/after-lock" &&
 		t_pass "vm $name: no .elfsig record after the lock (keys=$2, then the mode change)" ||
 		t_fail "vm $name: no .elfsig record after the lock" "$(tr '\n' ';' < "$D/after-lock")"
 	[ "$(grep -c '^13 \.elfsig ' "$D/records")" = "$2" ] &&
@@ -183,7 +184,7 @@ check() {
 
 # --- clean boot: verified ------------------------------------------------
 N=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
-boot clean --append "elfsig_test_nonce=$N"
+boot clean --append "elfsig=permissive elfsig_test_nonce=$N"
 D=$W/clean
 check clean 1
 grep -q "^13 \.elfsig $FP_REL der:" "$D/records" &&
@@ -212,7 +213,7 @@ fi
 
 # --- a key added before the loader: named, not in the allow list --------
 N=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
-boot foreign --append "elfsig_test_nonce=$N elfsig_test_foreign=1"
+boot foreign --append "elfsig=permissive elfsig_test_nonce=$N elfsig_test_foreign=1"
 D=$W/foreign
 check foreign 2
 "$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/q.msg" --sig "$D/q.sig" --nonce "$N" \
