@@ -194,7 +194,7 @@ kreplay() {
 	else
 		t_fail "vm $name: PCR 13 is exactly the replay of the kernel's log" "pcr $pcr: $(tr '\n' ';' < "$W/$name.report")"
 	fi
-	if [ "$(grep -c '^key: ' "$W/$name.report")" = "$2" ] &&
+	if [ "$(grep -c '^key: sha256:' "$W/$name.report")" = "$2" ] &&
 	   grep -q "^lock: locked at record $(($2 + 2)), keys=$2" "$W/$name.report" &&
 	   ! grep -q "$(openssl x509 -in "$W/opt/unenrolled.pem" -outform DER | sha256sum | cut -c1-64)" "$W/$name.report"; then
 		t_pass "vm $name: the kernel's log names the $2 loaded keys and the lock"
