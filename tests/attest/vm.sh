@@ -83,8 +83,9 @@ echo "keys in .elfsig: $n"
 /usr/sbin/elfsig-attest quote --ak-handle 0x81010001 --nonce "$nonce" \
 	--msg /tmp/q.msg --sig /tmp/q.sig && ok "quote in the guest" || ko "quote in the guest" "exit $?"
 cat $L > /tmp/log.bin && ok "binary_measurements is readable" || ko "binary_measurements is readable" "cat failed"
-cat /sys/class/tpm/tpm0/pcr-sha256/13 > /tmp/pcr256
-cat /sys/class/tpm/tpm0/pcr-sha1/13 > /tmp/pcr1
+p=$(sed -n 's/.*elfsig_test_pcr=\([0-9]*\).*/\1/p' /proc/cmdline)
+cat /sys/class/tpm/tpm0/pcr-sha256/${p:-13} > /tmp/pcr256
+cat /sys/class/tpm/tpm0/pcr-sha1/${p:-13} > /tmp/pcr1
 for f in ak.pem q.msg q.sig log.bin pcr256 pcr1; do
 	echo "ELFSIG-FILE-BEGIN $f"; base64 /tmp/$f; echo "ELFSIG-FILE-END"
 done
@@ -227,4 +228,26 @@ grep -q "^key: $FP_FOREIGN .* NOT ALLOWED$" "$D/report" && grep -q "^key: $FP_RE
 grep -q "$(fp self)" "$D/records" &&
 	t_fail "vm foreign: the refused self-signed certificate is not in the log" "it is" ||
 	t_pass "vm foreign: the refused self-signed certificate is not in the log"
+
+# --- the PCR: elfsig_pcr=14 is taken, 16 (resettable) is refused --------
+boot pcr14 --append "elfsig_pcr=14 elfsig_test_pcr=14 elfsig_test_nonce=00"
+D=$W/pcr14
+records "$D/log.bin" > "$D/records" 2>&1
+pcr=$(tr 'A-F' 'a-f' < "$D/pcr256")
+head -1 "$D/records" | grep -qx '14 elfsig-init sha256:[0-9a-f]* elfsig log v1 pcr=14' &&
+	grep -qx "replay-sha256 $pcr" "$D/records" &&
+	[ "$(awk '$1 != 14 && $1 !~ /^replay/' "$D/records")" = "" ] &&
+	t_pass "vm pcr14: elfsig_pcr=14: every record is for PCR 14, and replays to it" ||
+	t_fail "vm pcr14: elfsig_pcr=14" "pcr14 $pcr: $(tr '\n' ';' < "$D/records")"
+"$ATTEST" log --pcr 14 --log "$D/log.bin" > "$D/attest-log" 2>&1 &&
+	grep -q "replay to PCR 14 sha256 $pcr" "$D/attest-log" &&
+	t_pass "vm pcr14: elfsig-attest log --pcr 14 replays it" ||
+	t_fail "vm pcr14: elfsig-attest log --pcr 14 replays it" "$(cat "$D/attest-log")"
+boot pcr16 --append "elfsig_pcr=16 elfsig_test_nonce=00"
+D=$W/pcr16
+records "$D/log.bin" > "$D/records" 2>&1
+head -1 "$D/records" | grep -qx '13 elfsig-init sha256:[0-9a-f]* elfsig log v1 pcr=13' &&
+	grep -q "elfsig_pcr=16 refused" "$W/pcr16.log" &&
+	t_pass "vm pcr16: elfsig_pcr=16 (resettable) is refused, the log stays on PCR 13" ||
+	t_fail "vm pcr16: elfsig_pcr=16 is refused" "$(head -1 "$D/records"); $(grep elfsig_pcr "$W/pcr16.log")"
 exit 0
