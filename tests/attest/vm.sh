@@ -89,6 +89,13 @@ cat /sys/class/tpm/tpm0/pcr-sha1/${p:-13} > /tmp/pcr1
 for f in ak.pem q.msg q.sig log.bin pcr256 pcr1; do
 	echo "ELFSIG-FILE-BEGIN $f"; base64 /tmp/$f; echo "ELFSIG-FILE-END"
 done
+# Every PCR of both banks, as evmctl reads them.
+for b in sha1 sha256; do
+	i=0
+	while [ $i -le 23 ]; do
+		echo "ELFSIG-PCR $b $i $(cat /sys/class/tpm/tpm0/pcr-$b/$i)"; i=$((i + 1))
+	done
+done
 dmesg | grep 'elfsig:' | sed 's/^/  kmsg: /'
 EOF
 
@@ -205,6 +212,16 @@ if command -v tpm2_checkquote > /dev/null; then
 	tpm2_checkquote -Q -u "$D/ak.pem" -m "$D/q.msg" -s "$D/q.sig" -q "$N" -g sha256 &&
 		t_pass "vm clean: tpm2_checkquote accepts the guest's quote" ||
 		t_fail "vm clean: tpm2_checkquote accepts the guest's quote"
+fi
+# evmctl (ima-evm-utils) replays the kernel's own log to the guest's PCRs.
+if command -v evmctl > /dev/null; then
+	for b in sha1 sha256; do
+		tr -d '\r' < "$W/clean.log" | awk -v b=$b '$1 == "ELFSIG-PCR" && $2 == b {printf "PCR-%02d: %s\n", $3, tolower($4)}' > "$D/pcrs-$b"
+	done
+	evmctl ima_measurement --pcrs sha1,"$D/pcrs-sha1" --pcrs sha256,"$D/pcrs-sha256" \
+		"$D/log.bin" > "$D/evm" 2>&1 && grep -q "Matched per TPM bank" "$D/evm" &&
+		t_pass "vm clean: evmctl ima_measurement replays the kernel's log to the guest's PCRs" ||
+		t_fail "vm clean: evmctl ima_measurement replays the kernel's log" "$(tail -3 "$D/evm" | tr '\n' ';')"
 fi
 # The verifier refuses the same evidence with another nonce.
 "$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/q.msg" --sig "$D/q.sig" \
