@@ -144,6 +144,8 @@ enforce)
 	expect_klog "log: self-signed refused" "not signed by a key in the builtin or secondary trusted keyring"
 	refused "CA option: the CA certificate itself refused" padd_elfsig $T/ca.der
 	expect_klog "log: CA certificate refused" "a CA certificate"
+	refused "request_key() cannot construct a key in .elfsig" keyctl request2 asymmetric elfsig-test-rk callout %keyring:.elfsig
+	expect_klog "log: request_key refused" "request_key() cannot construct a key in .elfsig"
 	[ "$(nkeys)" = 0 ] && pass "nothing refused joined .elfsig" || fail "nothing refused joined .elfsig" "$(nkeys) keys"
 	# A key that exists elsewhere cannot be linked in: its certificate is
 	# gone, the kernel could not measure it.
