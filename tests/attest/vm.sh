@@ -246,6 +246,41 @@ grep -q "$(fp self)" "$D/records" &&
 	t_fail "vm foreign: the refused self-signed certificate is not in the log" "it is" ||
 	t_pass "vm foreign: the refused self-signed certificate is not in the log"
 
+# --- adds racing the lock: N is the key records before the lock ---------
+# shellcheck disable=SC2016 # guest code, expanded in the guest
+cat > "$W/race.sh" <<'EOF'
+T=/opt/t
+mount -t securityfs securityfs /sys/kernel/security
+for i in 1 2 3; do
+	(while keyctl padd asymmetric "" %keyring:.elfsig < $T/release.der > /dev/null 2>&1; do :; done) &
+done
+sleep 2
+echo 1 > /proc/sys/fs/elfsig/lock
+wait
+base64 /sys/kernel/security/elfsig/binary_measurements > /tmp/log.b64
+echo "ELFSIG-FILE-BEGIN log.bin"; cat /tmp/log.b64; echo "ELFSIG-FILE-END"
+echo "ELFSIG-FILE-BEGIN pcr256"; base64 /sys/class/tpm/tpm0/pcr-sha256/13; echo "ELFSIG-FILE-END"
+EOF
+mkdir -p "$W/race"
+"$VMRUN" --kernel "$KERNEL" --add "$W/opt:t" --script "$W/race.sh" --timeout 180 > "$W/race.log" 2>&1
+for f in log.bin pcr256; do
+	awk -v f="$f" '$1 == "ELFSIG-FILE-BEGIN" && $2 == f {on=1; next}
+		on && /^ELFSIG-FILE-END/ {on=0} on' "$W/race.log" | tr -d '\r' | base64 -d > "$W/race/$f" 2>/dev/null
+done
+D=$W/race
+records "$D/log.bin" > "$D/records" 2>&1
+pcr=$(tr 'A-F' 'a-f' < "$D/pcr256")
+nkeys=$(sed -n '/ elfsig-lock /q; / \.elfsig /p' "$D/records" | wc -l)
+if grep -qx "replay-sha256 $pcr" "$D/records" && [ "$nkeys" -gt 1 ] &&
+   grep -q "^13 elfsig-lock sha256:[0-9a-f]* keys=$nkeys\$" "$D/records" &&
+   ! sed -n '/ elfsig-lock /,$p' "$D/records" | grep -q ' \.elfsig '; then
+	t_pass "vm race: three adders racing the lock: keys=$nkeys is the key records before it, none after, the log replays"
+else
+	t_fail "vm race: adders racing the lock" "$nkeys keys before the lock: $(grep -v ' \.elfsig ' "$D/records" | tr '\n' ';')"
+fi
+grep -qE 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/race.log" &&
+	t_fail "vm race: kernel log clean" "$(grep -m1 -E 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/race.log")"
+
 # --- the PCR: elfsig_pcr=14 is taken, 16 (resettable) is refused --------
 boot pcr14 --append "elfsig_pcr=14 elfsig_test_pcr=14 elfsig_test_nonce=00"
 D=$W/pcr14
