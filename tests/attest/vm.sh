@@ -23,7 +23,7 @@
 set -u
 . "$(dirname "$0")/lib-attest.sh"
 . "$TOP/tests/signer/fixtures.sh"
-attest_need
+attest_need base64 sha256sum
 fixtures_init
 VMRUN=${VMRUN:-$TOP/tests/vm/run}
 KERNEL=${KERNEL:-$TOP/build/kernel/bzImage-tiny}
