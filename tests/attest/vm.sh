@@ -97,6 +97,8 @@ for b in sha1 sha256; do
 	done
 done
 dmesg | grep 'elfsig:' | sed 's/^/  kmsg: /'
+# What the console (loglevel 4) does not show: lockdep and WARN splats.
+dmesg | grep -E 'BUG:|WARNING:|KASAN|UBSAN|Call Trace|possible .*locking'
 EOF
 
 # boot NAME [RUN-ARGS...]: boot, keep the console in $W/NAME.log, pull the
@@ -260,6 +262,7 @@ wait
 base64 /sys/kernel/security/elfsig/binary_measurements > /tmp/log.b64
 echo "ELFSIG-FILE-BEGIN log.bin"; cat /tmp/log.b64; echo "ELFSIG-FILE-END"
 echo "ELFSIG-FILE-BEGIN pcr256"; base64 /sys/class/tpm/tpm0/pcr-sha256/13; echo "ELFSIG-FILE-END"
+dmesg | grep -E 'BUG:|WARNING:|KASAN|UBSAN|Call Trace|possible .*locking'
 EOF
 mkdir -p "$W/race"
 "$VMRUN" --kernel "$KERNEL" --add "$W/opt:t" --script "$W/race.sh" --timeout 180 > "$W/race.log" 2>&1
