@@ -28,3 +28,6 @@ PROGRAMS += $(O)/elfsig-attest
 ATTEST_SUITES := tests/attest/log.sh tests/attest/quote.sh
 CHECK_SUITES  += $(ATTEST_SUITES)
 ASAN_SUITES   += tests/attest/log.sh tests/attest/quote.sh
+# The kernel's own log, on a boot of the patched kernel (make kernel);
+# tests/attest/vm-6.1.sh runs with make check-kernel-6.1.
+CHECK_SUITES  += tests/attest/vm.sh

@@ -68,7 +68,7 @@ vm-prereqs: $(VM_GUEST) $(VM_MUSL) $(O)/vm/hello-dyn $(O)/vm/hello-pie $(O)/sign
 CHECK_PREREQS += kernel vm-prereqs
 CHECK_SUITES  += tests/kernel/test-series.sh tests/vm/test-kernel.sh
 KASAN_VM_SUITES := tests/vm/test-kernel-kasan.sh
-KERNEL61_VM_SUITES := tests/vm/test-kernel-6.1.sh
+KERNEL61_VM_SUITES := tests/vm/test-kernel-6.1.sh tests/attest/vm-6.1.sh
 
 check-kasan-vm: deps
 	@$(MAKE) --no-print-directory all kernel-kasan vm-prereqs

@@ -701,6 +701,13 @@ static void setup_measure(struct run *r)
 	 * one must not make the loader extend PCR 0 or 7. */
 	r->measure.pcr = r->policy_verified ? r->policy.measure_pcr
 					    : KL_DEFAULT_MEASURE_PCR;
+	if (!r->measure.kernel_log && kl_kernel_measures()) {
+		r->measure.kernel_log = true;
+		say(6, "the kernel measures .elfsig (%s): no PCR extended from userspace",
+		    KL_KERNEL_LOG);
+	}
+	if (r->measure.kernel_log)
+		return;
 	if (r->tpm && r->measure.logfd < 0 && strcmp(r->event_log, "none") &&
 	    kl_measure_open_log(&r->measure, r->event_log))
 		fail(r, EXIT_MEASURE);
@@ -715,7 +722,7 @@ static void late_measure_setup(struct run *r)
 		.tcti = r->tcti, .srk_handle = r->srk_handle,
 	};
 
-	if (r->tpm || r->tpm_tried)
+	if (r->tpm || r->tpm_tried || r->measure.kernel_log)
 		return;
 	r->tpm_tried = true;
 	if (elfsig_tpm_open(&opts, &r->tpm)) {

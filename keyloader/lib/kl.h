@@ -282,7 +282,20 @@ struct kl_measure {
 	unsigned int pcr;
 	int logfd;		/* event log, -1: none */
 	unsigned int events;
+	bool kernel_log;	/* the kernel measures: extend nothing */
 };
+
+/* The kernel's own measurement log of .elfsig (docs/attestation.md). */
+#define KL_KERNEL_LOG	"/sys/kernel/security/elfsig/binary_measurements"
+
+/**
+ * kl_kernel_measures() - does the kernel measure .elfsig itself?
+ *
+ * Then its log must be the whole story of its PCR, and userspace
+ * measurements are not evidence: the loader extends no PCR at all.
+ * Return: true if KL_KERNEL_LOG exists.
+ */
+bool kl_kernel_measures(void);
 
 /**
  * kl_measure_open_log() - open (append) the event log, creating its
@@ -300,7 +313,8 @@ int kl_measure_open_log(struct kl_measure *m, const char *path);
  * Extends the PCR in every bank the TPM has allocated (of sha256, sha1,
  * sha384, sha512) with the bank's hash of @event, all in one
  * TPM2_PCR_Extend, then writes one event log line per bank extended, in
- * that order. The sha256 bank must be there.
+ * that order. The sha256 bank must be there. Does nothing when
+ * @m->kernel_log is set (the kernel measures).
  * Return: 0 or a negative errno.
  */
 int kl_measure_event(struct kl_measure *m, const char *event);

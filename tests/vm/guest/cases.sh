@@ -144,12 +144,33 @@ enforce)
 	expect_klog "log: self-signed refused" "not signed by a key in the builtin or secondary trusted keyring"
 	refused "CA option: the CA certificate itself refused" padd_elfsig $T/ca.der
 	expect_klog "log: CA certificate refused" "a CA certificate"
+	refused "request_key() cannot construct a key in .elfsig" keyctl request2 asymmetric elfsig-test-rk callout %keyring:.elfsig
+	expect_klog "log: request_key refused" "request_key() cannot construct a key in .elfsig"
 	[ "$(nkeys)" = 0 ] && pass "nothing refused joined .elfsig" || fail "nothing refused joined .elfsig" "$(nkeys) keys"
-	# A CA-issued P-384 key, added elsewhere and linked in (so it never got
-	# KEY_FLAG_KEEP from .elfsig), with a timeout: the lock must pin it.
-	PK=$(keyctl padd asymmetric "" @s < $T/p384.der)
-	works "CA option: a CA-issued P-384 certificate is linked into .elfsig" keyctl link "$PK" %keyring:.elfsig
-	works "a timeout set before the lock" keyctl timeout "$PK" 8
+	# A key that exists elsewhere cannot be linked in: its certificate is
+	# gone, the kernel could not measure it.
+	XK=$(keyctl padd asymmetric "" @s < $T/p384.der)
+	refused "an existing key cannot be linked into .elfsig (it could not be measured)" keyctl link "$XK" %keyring:.elfsig
+	expect_klog "log: link refused" "only a certificate added to .elfsig itself may join it"
+	refused "an existing key cannot be moved into .elfsig" keyctl move "$XK" @s %keyring:.elfsig
+	keyctl unlink "$XK" @s > /dev/null 2>&1
+	# A CA-issued P-384 key, added before the lock. Since it can only be
+	# added (not linked from a keyring root possesses), root cannot give
+	# it a timeout either; the lock pins it all the same.
+	PK=$(keyctl padd asymmetric "" %keyring:.elfsig < $T/p384.der) &&
+		pass "CA option: a CA-issued P-384 certificate is added to .elfsig" ||
+		fail "CA option: a CA-issued P-384 certificate is added to .elfsig" "padd failed"
+	refused "before the lock: a key in .elfsig cannot be given a timeout (not possessed)" keyctl timeout "$PK" 8
+	mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+	if [ -e /sys/kernel/security/elfsig/binary_measurements ]; then
+		pass "binary_measurements exists"
+		case $(stat -c %a /sys/kernel/security/elfsig/binary_measurements) in
+		440) pass "binary_measurements is 0440" ;;
+		*) fail "binary_measurements is 0440" "$(stat -c %a /sys/kernel/security/elfsig/binary_measurements)" ;;
+		esac
+	else
+		fail "binary_measurements exists" "missing"
+	fi
 	sleep 5	# let the log rate limit recover
 
 	if add_keys; then pass "keyctl padd asymmetric into %keyring:.elfsig"; else fail "keyctl padd asymmetric into %keyring:.elfsig" "keyctl failed"; fi
@@ -175,15 +196,15 @@ enforce)
 	# Each operation on the pre-lock key is refused; the same on a key in
 	# a session keyring works (the control).
 	works "control: revoke a key in a session keyring" keyctl revoke "$(fresh)"
-	refused "after the lock: the linked key cannot be revoked" keyctl revoke "$PK"
+	refused "after the lock: the pre-lock key cannot be revoked" keyctl revoke "$PK"
 	works "control: invalidate a key in a session keyring" keyctl invalidate "$(fresh)"
-	refused "after the lock: the linked key cannot be invalidated" keyctl invalidate "$PK"
+	refused "after the lock: the pre-lock key cannot be invalidated" keyctl invalidate "$PK"
 	works "control: unlink a key from a session keyring" keyctl unlink "$(fresh)" @s
-	refused "after the lock: the linked key cannot be unlinked" keyctl unlink "$PK" %keyring:.elfsig
+	refused "after the lock: the pre-lock key cannot be unlinked" keyctl unlink "$PK" %keyring:.elfsig
 	works "control: set a timeout on a key in a session keyring" keyctl timeout "$(fresh)" 100
-	refused "after the lock: the linked key's timeout cannot be set" keyctl timeout "$PK" 1
+	refused "after the lock: the pre-lock key's timeout cannot be set" keyctl timeout "$PK" 1
 	works "control: setperm a key in a session keyring" keyctl setperm "$(fresh)" 0x3f010000
-	refused "after the lock: the linked key's permissions cannot be changed" keyctl setperm "$PK" 0
+	refused "after the lock: the pre-lock key's permissions cannot be changed" keyctl setperm "$PK" 0
 	works "control: move a key between session keyrings" keyctl move "$(fresh)" @s "$NR"
 	refused "after the lock: no key can be moved out of .elfsig" keyctl move "$PK" %keyring:.elfsig @s
 	refused "after the lock: .elfsig's permissions cannot be changed" keyctl setperm %keyring:.elfsig 0x3f3f0000
@@ -365,8 +386,8 @@ verified"*) fail "malformed $n" "ran verified: $(oneline "$OUT")" ;;
 		fail "cache: /proc/sys/fs/elfsig/cache_stats exists" "missing"
 	fi
 
-	# 1c. the pre-lock key's timeout (8 s) is long past: it still verifies
-	expect "the key linked in before the lock still verifies after its old timeout" "*hello*RESULT exit 0*" $T/hello.p384
+	# 1c. the pre-lock P-384 key still verifies, at the end of the run
+	expect "the P-384 key added before the lock still verifies" "*hello*RESULT exit 0*" $T/hello.p384
 	[ "$(nkeys)" = 3 ] && pass "at the end: still three keys in .elfsig" || fail "at the end: still three keys in .elfsig" "$(nkeys)"
 
 	# 6. tighten at run time: permissive refused, require accepted
