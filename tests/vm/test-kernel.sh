@@ -89,6 +89,11 @@ sign rsa2048 "$S/hello-pie.signed" "$G/hello-pie" || ok=0
 sign rsa2048 "$S/big.signed" "$G/big" || ok=0
 sign rsa2048 "$S/probe.signed" "$G/probe" || ok=0
 sign p384 "$S/hello.p384" "$G/hello" || ok=0
+# The i386 binary, where the host could build it (make vm-prereqs).
+if [ -e "$G/hello32" ]; then
+	cp "$G/hello32" "$S/" || ok=0
+	sign rsa2048 "$S/hello32.signed" "$G/hello32" || ok=0
+fi
 [ "$ok" = 1 ] || { t_fail "signing test binaries" "signelf sign failed"; exit 0; }
 
 # Tampered copies: one byte of a PT_LOAD ("hello" -> "jello"), one
@@ -112,8 +117,16 @@ for k in range(phnum):
 else:
     sys.exit("no PT_GNU_STACK")
 open(d + "/hello.tampered-pht", "wb").write(b)
+try:
+    b = bytearray(open(d + "/hello32.signed", "rb").read())
+except FileNotFoundError:
+    sys.exit(0)
+i = b.index(b"hello32 shoff")
+b[i] = ord("j")
+open(d + "/hello32.tampered", "wb").write(b)
 PY
 chmod 755 "$S"/hello.tampered-*
+[ -e "$S/hello32.tampered" ] && chmod 755 "$S/hello32.tampered"
 
 # Malformed signature sections and section tables (tests/tools/elfcraft.py).
 n=$(python3 "$TOP/tests/tools/elfcraft.py" hostile "$S/probe.signed" "$S/hostile") ||

@@ -109,6 +109,16 @@ expect_miss() {
 	[ "$_h1" = "$_h0" ] && pass "$1: not a cache hit" || fail "$1: not a cache hit" "hits $_h0 -> $_h1"
 }
 get_mode() { read -r _m < /proc/sys/fs/elfsig/mode; echo "$_m"; }
+# i386 NAME WANT FILE: a case of the compat (i386) loader, skipped where
+# the host could not build the i386 binary (a kernel without IA32
+# emulation fails them: the test kernel must have it).
+i386() {
+	if [ ! -e $T/hello32.signed ]; then
+		skip "i386: $1" "no i386 binary (the host cannot build gcc -m32 -static)"
+	else
+		expect "i386: $1" "$2" "$3"
+	fi
+}
 
 echo "ELFSIG-VM: cases for mode $MODE"
 
@@ -337,6 +347,12 @@ enforce)
 	echo 65536 > /proc/sys/fs/elfsig/cache_kb
 	rm -f /tmp/big.shared /tmp/par.*
 
+	# 6c. 32-bit (i386) static binaries, through the compat ELF loader
+	i386 "signed binary is verified (runs from the kernel's copy: e_shoff 0)" "*hello32 shoff 0*RESULT exit 0*" $T/hello32.signed
+	i386 "control: unsigned binary runs from the file (e_shoff not 0)" "*hello32 shoff [1-9]*RESULT exit 0*" $T/hello32
+	i386 "tampered signed binary is killed" "RESULT signal 9" $T/hello32.tampered
+	[ -e $T/hello32.tampered ] && expect_log "i386: log: tampered" "path=$T/hello32.tampered: bad signature"
+
 	# 7. no ptrace / memory access to a verified process, even for root
 	$PS sleep 60 &
 	V=$!
@@ -509,6 +525,9 @@ require)
 	expect "require after the lock: unsigned binary refused" "*RESULT exec-error EPERM*" $T/hello
 	expect "require after the lock: signed binary runs" "*hello*RESULT exit 0*" $T/hello.rsa
 	expect "require after the lock: tampered binary killed" "RESULT signal 9" $T/hello.tampered-load
+	i386 "require: signed binary runs, verified" "*hello32 shoff 0*RESULT exit 0*" $T/hello32.signed
+	i386 "require: unsigned binary refused" "*RESULT exec-error EPERM*" $T/hello32
+	i386 "require: tampered binary killed" "RESULT signal 9" $T/hello32.tampered
 	set_mode enforce
 	[ "$(get_mode)" = require ] && pass "sysctl cannot loosen require" || fail "sysctl cannot loosen require" "$(get_mode)"
 	;;
