@@ -366,6 +366,34 @@ enforce)
 	kill $V $U 2>/dev/null
 	wait 2>/dev/null
 
+	# 7c. no reopening of a verified process's files through /proc, even
+	# for root: fd 3 is a memfd it maps shared, written "EVIL" through
+	# fd/3 or map_files when the reopen works
+	$PS hold-memfd 4 > /tmp/held.v 2>&1 &
+	V=$!
+	$P hold-memfd 4 > /tmp/held.u 2>&1 &
+	U=$!
+	sleep 1
+	for w in fd map_files cwd root; do
+		expect_probe "root cannot reopen /proc/PID/$w of a verified process" 1 $P reopen $V $w
+		expect_probe "control: root can reopen /proc/PID/$w of an unsigned process" 0 $P reopen $U $w
+	done
+	wait $V $U 2>/dev/null
+	grep -q "memfd: orig" /tmp/held.v && pass "the verified process's shared memory is unchanged" ||
+		fail "the verified process's shared memory is unchanged" "$(oneline "$(cat /tmp/held.v)")"
+	grep -q "memfd: EVIL" /tmp/held.u && pass "control: the unsigned process's shared memory was written from outside" ||
+		fail "control: the unsigned process's shared memory was written from outside" "$(oneline "$(cat /tmp/held.u)")"
+	$PS hold-memfd 3 > /tmp/held.v 2>&1 &
+	V=$!
+	sleep 1
+	OUT=$(ls -l /proc/$V/fd/3 2>&1)
+	case "$OUT" in
+	*"memfd:elfsig-test"*) pass "readlink of /proc/PID/fd/N of a verified process still works ($OUT)" ;;
+	*) fail "readlink of /proc/PID/fd/N of a verified process still works" "$(oneline "$OUT")" ;;
+	esac
+	wait $V 2>/dev/null
+	rm -f /tmp/held.v /tmp/held.u
+
 	# 8. kexec gate
 	expect_probe "kexec_file_load from unverified process before the gate" 0 $P kexec-file
 	echo 1 > /proc/sys/fs/elfsig/kexec_verified_only

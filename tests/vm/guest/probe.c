@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/reboot.h>
 #include <sys/resource.h>
@@ -294,12 +295,85 @@ static int do_hog(unsigned long mib, unsigned int sec)
 	return p[mib << 19] == 1 ? 0 : 2;
 }
 
+/*
+ * hold-memfd SEC: a memfd with "orig" in it, as fd 3 and mapped shared,
+ * working directory /tmp; prints "holding" and sleeps SEC seconds, then
+ * prints what its memory holds ("memfd: orig", or what someone wrote).
+ */
+static int do_hold_memfd(unsigned int sec)
+{
+	int fd = memfd_create("elfsig-test", 0);
+	char *p;
+
+	if (fd < 0 || (fd != 3 && (dup2(fd, 3) < 0 || close(fd))) ||
+	    ftruncate(3, 4096) || chdir("/tmp"))
+		return report("hold-memfd", -1);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0);
+	if (p == MAP_FAILED)
+		return report("hold-memfd", -1);
+	memcpy(p, "orig", 5);
+	printf("holding\n");
+	sleep(sec);
+	printf("memfd: %.4s\n", p);
+	return 0;
+}
+
+/*
+ * reopen PID fd|map_files|cwd|root: open PID's memfd (fd 3, or its shared
+ * mapping in map_files) for writing and write "EVIL" into it, or open its
+ * working or root directory.
+ */
+static int do_reopen(pid_t pid, const char *what)
+{
+	char path[128], line[256];
+	unsigned long a, b;
+	FILE *f;
+	int fd;
+
+	if (!strcmp(what, "cwd") || !strcmp(what, "root")) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, what);
+		fd = open(path, O_RDONLY | O_DIRECTORY);
+		if (fd >= 0)
+			close(fd);
+		return report(what, fd);
+	}
+	if (!strcmp(what, "fd")) {
+		snprintf(path, sizeof(path), "/proc/%d/fd/3", pid);
+	} else {
+		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+		f = fopen(path, "r");
+		if (!f)
+			return report(what, -1);
+		path[0] = 0;
+		while (fgets(line, sizeof(line), f))
+			if (strstr(line, "memfd:elfsig-test") &&
+			    sscanf(line, "%lx-%lx", &a, &b) == 2)
+				snprintf(path, sizeof(path), "/proc/%d/map_files/%lx-%lx",
+					 pid, a, b);
+		fclose(f);
+		if (!path[0]) {
+			printf("%s: no memfd mapping\n", what);
+			return 2;
+		}
+	}
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return report(what, -1);
+	if (pwrite(fd, "EVIL", 4, 0) != 4) {
+		close(fd);
+		return report(what, -1);
+	}
+	close(fd);
+	return report(what, 0);
+}
+
 static int usage(void)
 {
 	fputs("usage: probe exec|traceme-exec PATH [ARG...] | attach|seize|memread|memwrite|vmread|vmwrite|getfd PID\n"
 	      "       | kexec-load | kexec-file | whoami | run-as UID PATH [ARG...] | sleep SEC\n"
 	      "       | memlock | shoff | dmesg | poweroff\n"
-	      "       | fake-image SIGNED OUT BYTES | hog MIB SEC\n", stderr);
+	      "       | fake-image SIGNED OUT BYTES | hog MIB SEC | hold-memfd SEC\n"
+	      "       | reopen PID fd|map_files|cwd|root\n", stderr);
 	return 2;
 }
 
@@ -356,6 +430,10 @@ int main(int argc, char **argv)
 		return do_shoff();
 	if (!strcmp(cmd, "fake-image") && argc > 4)
 		return do_fake_image(argv[2], argv[3], strtoull(argv[4], NULL, 0));
+	if (!strcmp(cmd, "hold-memfd") && argc > 2)
+		return do_hold_memfd(atoi(argv[2]));
+	if (!strcmp(cmd, "reopen") && pid && argc > 3)
+		return do_reopen(pid, argv[3]);
 	if (!strcmp(cmd, "hog") && argc > 3)
 		return do_hog(strtoul(argv[2], NULL, 0), atoi(argv[3]));
 	if (!strcmp(cmd, "dmesg"))
