@@ -10,6 +10,7 @@
 #   ELFSIG_VM_MODES    modes to boot (default "enforce permissive require off")
 #   ELFSIG_VM_FAILSAFE fail-safe lock boots (default "arm pid1"; "" for none)
 #   ELFSIG_VM_TIMEOUT  seconds per boot (default 600)
+#   ELFSIG_VM_MEMORY   guest memory in MiB (default: tests/vm/run's, 512)
 #   ELFSIG_VM_KEEP     directory to keep the consoles and test files in
 #   ELFSIG_VM_EXPECT_KASAN  fail unless the kernel log shows KASAN running
 set -u
@@ -142,7 +143,8 @@ guest() {
 	start=$(date +%s)
 	mkdir -p "$T_TMP/vmtmp"
 	TMPDIR=$T_TMP/vmtmp "$TOP/tests/vm/run" --kernel "$KERNEL" --add "$S:t" \
-		--script "$script" --timeout "$VMTIMEOUT" --log "$log" "$@" >/dev/null 2>&1
+		--script "$script" --timeout "$VMTIMEOUT" --log "$log" \
+		${ELFSIG_VM_MEMORY:+--memory "$ELFSIG_VM_MEMORY"} "$@" >/dev/null 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	# Each boot's work directory is ~160 MB: a runner that leaks it fills
