@@ -10,6 +10,7 @@
 #   ELFSIG_VM_MODES    modes to boot (default "enforce permissive require off")
 #   ELFSIG_VM_FAILSAFE fail-safe lock boots (default "arm pid1"; "" for none)
 #   ELFSIG_VM_TIMEOUT  seconds per boot (default 600)
+#   ELFSIG_VM_MEMORY   guest memory in MiB (default: tests/vm/run's, 512)
 #   ELFSIG_VM_KEEP     directory to keep the consoles and test files in
 #   ELFSIG_VM_EXPECT_KASAN  fail unless the kernel log shows KASAN running
 set -u
@@ -89,6 +90,11 @@ sign rsa2048 "$S/hello-pie.signed" "$G/hello-pie" || ok=0
 sign rsa2048 "$S/big.signed" "$G/big" || ok=0
 sign rsa2048 "$S/probe.signed" "$G/probe" || ok=0
 sign p384 "$S/hello.p384" "$G/hello" || ok=0
+# The i386 binary, where the host could build it (make vm-prereqs).
+if [ -e "$G/hello32" ]; then
+	cp "$G/hello32" "$S/" || ok=0
+	sign rsa2048 "$S/hello32.signed" "$G/hello32" || ok=0
+fi
 [ "$ok" = 1 ] || { t_fail "signing test binaries" "signelf sign failed"; exit 0; }
 
 # Tampered copies: one byte of a PT_LOAD ("hello" -> "jello"), one
@@ -112,8 +118,16 @@ for k in range(phnum):
 else:
     sys.exit("no PT_GNU_STACK")
 open(d + "/hello.tampered-pht", "wb").write(b)
+try:
+    b = bytearray(open(d + "/hello32.signed", "rb").read())
+except FileNotFoundError:
+    sys.exit(0)
+i = b.index(b"hello32 shoff")
+b[i] = ord("j")
+open(d + "/hello32.tampered", "wb").write(b)
 PY
 chmod 755 "$S"/hello.tampered-*
+[ -e "$S/hello32.tampered" ] && chmod 755 "$S/hello32.tampered"
 
 # Malformed signature sections and section tables (tests/tools/elfcraft.py).
 n=$(python3 "$TOP/tests/tools/elfcraft.py" hostile "$S/probe.signed" "$S/hostile") ||
@@ -129,7 +143,8 @@ guest() {
 	start=$(date +%s)
 	mkdir -p "$T_TMP/vmtmp"
 	TMPDIR=$T_TMP/vmtmp "$TOP/tests/vm/run" --kernel "$KERNEL" --add "$S:t" \
-		--script "$script" --timeout "$VMTIMEOUT" --log "$log" "$@" >/dev/null 2>&1
+		--script "$script" --timeout "$VMTIMEOUT" --log "$log" \
+		${ELFSIG_VM_MEMORY:+--memory "$ELFSIG_VM_MEMORY"} "$@" >/dev/null 2>&1
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	# Each boot's work directory is ~160 MB: a runner that leaks it fills

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * big - a static binary with 17 MiB of read-only data, more than the
+ * big - a static binary with 64 MiB of read-only data, more than the
  * default RLIMIT_MEMLOCK (8 MiB): its signed copy must still run as a
  * non-root user although the kernel maps it locked.
  */
 #include <stdio.h>
 
-#define PAD (17 << 20)
+#define PAD (64 << 20)
 static const volatile unsigned char pad[PAD] = { 1, [PAD - 1] = 2 };
 
 int main(void)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/reboot.h>
 #include <sys/resource.h>
@@ -200,11 +201,179 @@ static int do_dmesg(void)
 	return n > 0 ? 0 : 2;
 }
 
+/*
+ * fake-image SRC DST BYTES: a sparse ELF whose one PT_LOAD declares BYTES
+ * of file image (all holes) and whose .signature is SRC's: a signature by
+ * the same signer over other bytes, so it can never verify, but only
+ * copying and hashing the image can tell. What an attacker can make with
+ * any signed binary in hand.
+ */
+static int do_fake_image(const char *src, const char *dst, unsigned long long bytes)
+{
+	static const char strtab[] = "\0.signature\0.shstrtab";
+	Elf64_Ehdr eh, neh;
+	Elf64_Phdr ph;
+	Elf64_Shdr sh, nsh[3];
+	unsigned long long at, sig_at = 0, sig_len = 0, tail;
+	char name[16], *sig;
+	int in, out, i, ok = 0;
+
+	in = open(src, O_RDONLY);
+	if (in < 0 || pread(in, &eh, sizeof(eh), 0) != sizeof(eh) || !eh.e_shnum)
+		return report("fake-image", -1);
+	if (pread(in, &sh, sizeof(sh), eh.e_shoff + eh.e_shstrndx * sizeof(sh)) != sizeof(sh))
+		return report("fake-image", -1);
+	at = sh.sh_offset;
+	for (i = 0; i < eh.e_shnum; i++) {
+		if (pread(in, &sh, sizeof(sh), eh.e_shoff + i * sizeof(sh)) != sizeof(sh) ||
+		    pread(in, name, sizeof(name), at + sh.sh_name) <= 0)
+			return report("fake-image", -1);
+		if (!strncmp(name, ".signature", sizeof(name))) {
+			sig_at = sh.sh_offset;
+			sig_len = sh.sh_size;
+		}
+	}
+	sig = sig_len ? malloc(sig_len) : NULL;
+	if (!sig || pread(in, sig, sig_len, sig_at) != (ssize_t)sig_len) {
+		fprintf(stderr, "fake-image: no .signature in %s\n", src);
+		return 2;
+	}
+	close(in);
+
+	bytes = (bytes + 4095) & ~4095ULL;
+	tail = bytes + sig_len + sizeof(strtab);
+	tail = (tail + 7) & ~7ULL;
+	neh = eh;
+	neh.e_phoff = sizeof(neh);
+	neh.e_phnum = 1;
+	neh.e_phentsize = sizeof(ph);
+	neh.e_shoff = tail;
+	neh.e_shnum = 3;
+	neh.e_shentsize = sizeof(Elf64_Shdr);
+	neh.e_shstrndx = 2;
+	neh.e_entry = 0x400000 + sizeof(neh) + sizeof(ph);
+	memset(&ph, 0, sizeof(ph));
+	ph.p_type = PT_LOAD;
+	ph.p_flags = PF_R | PF_X;
+	ph.p_vaddr = ph.p_paddr = 0x400000;
+	ph.p_filesz = ph.p_memsz = bytes;
+	ph.p_align = 4096;
+	memset(nsh, 0, sizeof(nsh));
+	nsh[1].sh_name = 1;
+	nsh[1].sh_type = SHT_PROGBITS;
+	nsh[1].sh_offset = bytes;
+	nsh[1].sh_size = sig_len;
+	nsh[2].sh_name = 12;
+	nsh[2].sh_type = SHT_STRTAB;
+	nsh[2].sh_offset = bytes + sig_len;
+	nsh[2].sh_size = sizeof(strtab);
+
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (out >= 0 &&
+	    pwrite(out, &neh, sizeof(neh), 0) == sizeof(neh) &&
+	    pwrite(out, &ph, sizeof(ph), sizeof(neh)) == sizeof(ph) &&
+	    pwrite(out, sig, sig_len, bytes) == (ssize_t)sig_len &&
+	    pwrite(out, strtab, sizeof(strtab), bytes + sig_len) == sizeof(strtab) &&
+	    pwrite(out, nsh, sizeof(nsh), tail) == sizeof(nsh))
+		ok = 1;
+	free(sig);
+	if (out < 0 || close(out) || !ok)
+		return report("fake-image", -1);
+	return report("fake-image", 0);
+}
+
+/* hog MIB SEC: hold MIB of touched anonymous memory for SEC seconds. */
+static int do_hog(unsigned long mib, unsigned int sec)
+{
+	char *p = malloc(mib << 20);
+
+	if (!p)
+		return report("hog", -1);
+	memset(p, 1, mib << 20);
+	printf("hog: ok\n");
+	sleep(sec);
+	return p[mib << 19] == 1 ? 0 : 2;
+}
+
+/*
+ * hold-memfd SEC: a memfd with "orig" in it, as fd 3 and mapped shared,
+ * working directory /tmp; prints "holding" and sleeps SEC seconds, then
+ * prints what its memory holds ("memfd: orig", or what someone wrote).
+ */
+static int do_hold_memfd(unsigned int sec)
+{
+	int fd = memfd_create("elfsig-test", 0);
+	char *p;
+
+	if (fd < 0 || (fd != 3 && (dup2(fd, 3) < 0 || close(fd))) ||
+	    ftruncate(3, 4096) || chdir("/tmp"))
+		return report("hold-memfd", -1);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0);
+	if (p == MAP_FAILED)
+		return report("hold-memfd", -1);
+	memcpy(p, "orig", 5);
+	printf("holding\n");
+	sleep(sec);
+	printf("memfd: %.4s\n", p);
+	return 0;
+}
+
+/*
+ * reopen PID fd|map_files|cwd|root: open PID's memfd (fd 3, or its shared
+ * mapping in map_files) for writing and write "EVIL" into it, or open its
+ * working or root directory.
+ */
+static int do_reopen(pid_t pid, const char *what)
+{
+	char path[128], line[256];
+	unsigned long a, b;
+	FILE *f;
+	int fd;
+
+	if (!strcmp(what, "cwd") || !strcmp(what, "root")) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, what);
+		fd = open(path, O_RDONLY | O_DIRECTORY);
+		if (fd >= 0)
+			close(fd);
+		return report(what, fd);
+	}
+	if (!strcmp(what, "fd")) {
+		snprintf(path, sizeof(path), "/proc/%d/fd/3", pid);
+	} else {
+		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+		f = fopen(path, "r");
+		if (!f)
+			return report(what, -1);
+		path[0] = 0;
+		while (fgets(line, sizeof(line), f))
+			if (strstr(line, "memfd:elfsig-test") &&
+			    sscanf(line, "%lx-%lx", &a, &b) == 2)
+				snprintf(path, sizeof(path), "/proc/%d/map_files/%lx-%lx",
+					 pid, a, b);
+		fclose(f);
+		if (!path[0]) {
+			printf("%s: no memfd mapping\n", what);
+			return 2;
+		}
+	}
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return report(what, -1);
+	if (pwrite(fd, "EVIL", 4, 0) != 4) {
+		close(fd);
+		return report(what, -1);
+	}
+	close(fd);
+	return report(what, 0);
+}
+
 static int usage(void)
 {
 	fputs("usage: probe exec|traceme-exec PATH [ARG...] | attach|seize|memread|memwrite|vmread|vmwrite|getfd PID\n"
 	      "       | kexec-load | kexec-file | whoami | run-as UID PATH [ARG...] | sleep SEC\n"
-	      "       | memlock | shoff | dmesg | poweroff\n", stderr);
+	      "       | memlock | shoff | dmesg | poweroff\n"
+	      "       | fake-image SIGNED OUT BYTES | hog MIB SEC | hold-memfd SEC\n"
+	      "       | reopen PID fd|map_files|cwd|root\n", stderr);
 	return 2;
 }
 
@@ -259,6 +428,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "shoff"))
 		return do_shoff();
+	if (!strcmp(cmd, "fake-image") && argc > 4)
+		return do_fake_image(argv[2], argv[3], strtoull(argv[4], NULL, 0));
+	if (!strcmp(cmd, "hold-memfd") && argc > 2)
+		return do_hold_memfd(atoi(argv[2]));
+	if (!strcmp(cmd, "reopen") && pid && argc > 3)
+		return do_reopen(pid, argv[3]);
+	if (!strcmp(cmd, "hog") && argc > 3)
+		return do_hog(strtoul(argv[2], NULL, 0), atoi(argv[3]));
 	if (!strcmp(cmd, "dmesg"))
 		return do_dmesg();
 	if (!strcmp(cmd, "poweroff")) {
