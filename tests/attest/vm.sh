@@ -103,6 +103,11 @@ for b in sha1 sha256; do
 		echo "ELFSIG-PCR $b $i $(cat /sys/class/tpm/tpm0/pcr-$b/$i)"; i=$((i + 1))
 	done
 done
+# The keys' descriptions, as the kernel named them (elfsig-attest
+# computes the same from the certificates, to tell a replaced key).
+for k in $(keyctl rlist %keyring:.elfsig); do
+	echo "ELFSIG-DESC $(keyctl rdescribe "$k" | cut -d';' -f5-)"
+done
 dmesg | grep 'elfsig:' | sed 's/^/  kmsg: /'
 # What the console (loglevel 4) does not show: lockdep and WARN splats.
 dmesg | grep -E 'BUG:|WARNING:|KASAN|UBSAN|Call Trace|possible .*locking'
@@ -251,6 +256,16 @@ check foreign 2
 grep -q "^key: $FP_FOREIGN .* NOT ALLOWED$" "$D/report" && grep -q "^key: $FP_REL " "$D/report" &&
 	t_pass "vm foreign: the report lists both keys, the foreign one NOT ALLOWED" ||
 	t_fail "vm foreign: the report lists both keys" "$(tr '\n' ';' < "$D/report")"
+# The descriptions elfsig-attest derives (to tell a replaced key) are the
+# ones the kernel gave the keys.
+"$ATTEST" log --log "$D/log.bin" --json > "$D/json" 2>&1
+sed -n 's/^ELFSIG-DESC //p' "$W/foreign.log" | sort > "$D/desc-kernel"
+python3 -c 'import json, sys; [print(k["description"]) for k in json.load(open(sys.argv[1]))["keys"]]' \
+	"$D/json" 2>/dev/null | sort > "$D/desc-attest"
+[ "$(wc -l < "$D/desc-kernel")" = 2 ] && cmp -s "$D/desc-kernel" "$D/desc-attest" &&
+	t_pass "vm foreign: elfsig-attest derives the key descriptions the kernel gave (keyctl rdescribe)" ||
+	t_fail "vm foreign: elfsig-attest derives the key descriptions the kernel gave" \
+		"kernel: $(tr '\n' ';' < "$D/desc-kernel") attest: $(tr '\n' ';' < "$D/desc-attest")"
 grep -q "$(fp self)" "$D/records" &&
 	t_fail "vm foreign: the refused self-signed certificate is not in the log" "it is" ||
 	t_pass "vm foreign: the refused self-signed certificate is not in the log"
@@ -335,7 +350,7 @@ grep -q 'kmsg: .*elfsig: no TPM yet: the log is kept, PCR 13 is extended once on
 	t_pass "vm notpm: elfsig-attest log reads it, and says it is not verified" ||
 	t_fail "vm notpm: elfsig-attest log reads it, and says it is not verified" "exit $rc: $(tr '\n' ';' < "$D/attest-log")"
 
-# --- adds racing the lock: N is the key records before the lock ---------
+# --- adds racing the lock: N is the key admissions before the lock -----
 # shellcheck disable=SC2016 # guest code, expanded in the guest
 cat > "$W/race.sh" <<'EOF'
 T=/opt/t
@@ -368,6 +383,14 @@ if grep -qx "replay-sha256 $pcr" "$D/records" && [ "$nkeys" -gt 1 ] &&
 else
 	t_fail "vm race: adders racing the lock" "$nkeys keys before the lock: $(grep -v ' \.elfsig ' "$D/records" | tr '\n' ';')"
 fi
+# Each add of the same certificate replaced the key before it: one key,
+# listed once, keys=N the admissions.
+"$ATTEST" log --log "$D/log.bin" > "$D/attest-log" 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(grep -c '^key: ' "$D/attest-log")" = 1 ] &&
+	grep -q "^key: $FP_REL .*(record 1, added again: $nkeys admissions, the last at record [0-9]*, one key)\$" "$D/attest-log" &&
+	grep -q "^lock: locked at record [0-9]*, keys=$nkeys (key admissions: 1 certificate, 0 of them replaced)\$" "$D/attest-log" &&
+	t_pass "vm race: elfsig-attest lists the re-added key once, keys=$nkeys counted as admissions" ||
+	t_fail "vm race: elfsig-attest lists the re-added key once" "exit $rc: $(tr '\n' ';' < "$D/attest-log")"
 grep -qE 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/race.log" &&
 	t_fail "vm race: kernel log clean" "$(grep -m1 -E 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/race.log")"
 
