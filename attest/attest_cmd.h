@@ -47,5 +47,7 @@ int attest_exit_code(int err);
 int parse_nonce(const char *arg, uint8_t *nonce, size_t *len);
 int parse_pcr(const char *arg, unsigned int *pcr);
 int read_input(const char *path, size_t cap, uint8_t **buf, size_t *len);
+int attest_tpm_open(const struct common_opts *c, const char *what,
+		    struct elfsig_tpm **tpm);
 
 #endif

@@ -51,7 +51,7 @@ int cmd_ak(int argc, char **argv)
 		return g.status;
 	if (!handle || !pub)
 		return usage_err(usage, "--handle and --pub are required");
-	ret = tpm_open(&common, &tpm);
+	ret = attest_tpm_open(&common, "no attestation key can be made", &tpm);
 	if (ret)
 		return exit_code(ret);
 	ret = elfsig_tpm_ak(tpm, type, handle, pub, &created);

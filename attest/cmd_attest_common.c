@@ -2,6 +2,8 @@
 /* cmd_attest_common.c - exit codes and the options several commands share. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "attest.h"
 #include "attest_cmd.h"
@@ -76,4 +78,25 @@ int read_input(const char *path, size_t cap, uint8_t **buf, size_t *len)
 		*buf = NULL;
 	}
 	return ret;
+}
+
+/*
+ * The TPM, for @what ("no quote can be made"). A machine without a TPM
+ * (no device node: no chip, or its driver not loaded yet) still keeps the
+ * kernel's log, but nothing can attest it: say so in the one line, rather
+ * than only that a device file is missing.
+ */
+int attest_tpm_open(const struct common_opts *c, const char *what,
+		    struct elfsig_tpm **tpm)
+{
+	const char *tcti = elfsig_tpm_tcti(c->tcti);
+	const char *dev = tcti + strlen("device:");
+
+	if (!strncmp(tcti, "device:", strlen("device:")) && *dev &&
+	    access(dev, F_OK) && errno == ENOENT) {
+		err_msg("no TPM: %s does not exist, so %s (the kernel's measurement log is kept, but without a TPM nothing attests it)",
+			dev, what);
+		return -ENODEV;
+	}
+	return tpm_open(c, tpm);
 }

@@ -54,7 +54,7 @@ int cmd_quote(int argc, char **argv)
 		return usage_err(usage, "--ak-handle, --nonce, --msg and --sig are required");
 	sel.bank = elfsig_tpm_bank_from_name("sha256");
 	sel.mask = 1u << a.pcr;
-	ret = tpm_open(&common, &tpm);
+	ret = attest_tpm_open(&common, "no quote can be made", &tpm);
 	if (ret)
 		return exit_code(ret);
 	ret = elfsig_tpm_quote(tpm, ak, a.nonce, a.nlen, &sel, &attest, &alen, &sig,

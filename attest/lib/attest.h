@@ -99,10 +99,22 @@ void attest_log_free(struct attest_log *log);
 int attest_log_replay(const struct attest_log *log, unsigned int pcr,
 		      const char *what, uint8_t value[ATTEST_SHA256_LEN]);
 
+/*
+ * One certificate the kernel admitted, listed once however often it was
+ * admitted: the asymmetric key type has no update, so an add of a key
+ * whose description is already in the keyring replaces that key. The
+ * same certificate added again is one key; another certificate with the
+ * same description (the kernel's default: subject name and key
+ * identifier) replaces it, which @replaced_by records.
+ */
 struct attest_key {
-	size_t record;
+	size_t record;			/* its first admission */
+	size_t admissions;		/* how many records admit it */
+	size_t last_record;		/* its last admission */
+	size_t replaced_by;		/* a later record with its description, or 0 */
 	uint8_t fp[ATTEST_SHA256_LEN];	/* SHA-256 of the DER */
 	char *subject;			/* one line, RFC 2253 */
+	char *description;		/* the kernel's default key description */
 	bool after_lock;
 };
 
@@ -110,7 +122,9 @@ struct attest_key {
 struct attest_summary {
 	unsigned int pcr;
 	size_t records;
-	size_t nkeys;
+	size_t nkeys;			/* distinct certificates (and after-lock keys) */
+	size_t admissions;		/* .elfsig records before the lock */
+	size_t replaced;		/* keys with replaced_by set */
 	struct attest_key *keys;
 	const char *mode;		/* the last mode recorded, or NULL */
 	size_t mode_record;
@@ -130,7 +144,9 @@ struct attest_summary {
  *
  * Record 0 must be elfsig-init for @pcr; .elfsig data must be exactly
  * one DER certificate; modes only tighten; one lock, whose key count is
- * the number of keys admitted before it. Keys after the lock are recorded
+ * the number of key admissions (.elfsig records) before it — not the
+ * number of keys in the ring, which a re-add or a replacement makes
+ * smaller. Each certificate is listed once. Keys after the lock are recorded
  * (attest_verdict() refuses them).
  * Return: 0, -EBADMSG for an unknown event or malformed data, -EBADE when
  * the log contradicts itself, or -ENOMEM.

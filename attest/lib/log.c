@@ -6,6 +6,8 @@
 #include <string.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include "attest.h"
 #include "kl.h"
@@ -290,6 +292,126 @@ static bool lock_count(const struct attest_record *r, unsigned long *n)
 	return *n <= UINT32_MAX;
 }
 
+/* The last value of attribute @nid in @name, as the kernel's
+ * x509_extract_name_segment() keeps it: the raw content octets. */
+static const ASN1_STRING *name_part(const X509_NAME *name, int nid)
+{
+	const ASN1_STRING *v = NULL;
+	int i;
+
+	for (i = 0; i < X509_NAME_entry_count(name); i++) {
+		const X509_NAME_ENTRY *e = X509_NAME_get_entry(name, i);
+
+		if (OBJ_obj2nid(X509_NAME_ENTRY_get_object(e)) == nid)
+			v = X509_NAME_ENTRY_get_data(e);
+	}
+	return v;
+}
+
+/* The content octets of @a: the bytes and their number. */
+static const uint8_t *octets(const ASN1_STRING *a, size_t *n)
+{
+	*n = a ? (size_t)ASN1_STRING_length(a) : 0;
+	return a ? ASN1_STRING_get0_data(a) : NULL;
+}
+
+/*
+ * The description the kernel gives an X.509 key added without one (as
+ * the loader and "keyctl padd asymmetric ''" add): x509_fabricate_name()
+ * of the subject (CN, or O and CN as "O: CN" unless CN starts with O or
+ * with O's first 7 bytes, or O, or the e-mail address), ": ", then the
+ * subject key identifier, or else the serial number's content octets, in
+ * lower-case hex (x509_key_preparse()). A name is taken up to a NUL in
+ * it (the kernel's would end there too). Return: malloc'ed, or NULL.
+ */
+static char *kernel_description(const uint8_t *der, size_t len)
+{
+	const uint8_t *p = der, *cn, *o, *name, *id;
+	const ASN1_OCTET_STRING *skid;
+	size_t ncn, no, nname = 0, nid, k, at;
+	unsigned char *serial = NULL;
+	const X509_NAME *subject;
+	bool combined = false;
+	X509 *x;
+	char *d = NULL;
+
+	x = d2i_X509(NULL, &p, (long)len);
+	if (!x)
+		return NULL;
+	subject = X509_get_subject_name(x);
+	cn = octets(name_part(subject, NID_commonName), &ncn);
+	o = octets(name_part(subject, NID_organizationName), &no);
+	/* An empty attribute counts as none, as the kernel's sizes do. */
+	if (ncn && no)
+		combined = !(ncn >= no && !memcmp(cn, o, no)) &&
+			   !(ncn >= 7 && no >= 7 && !memcmp(cn, o, 7));
+	if (ncn)
+		name = cn, nname = ncn;
+	else if (no)
+		name = o, nname = no;
+	else
+		name = octets(name_part(subject, NID_pkcs9_emailAddress), &nname);
+	skid = X509_get0_subject_key_id(x);
+	if (skid) {
+		id = ASN1_STRING_get0_data(skid);
+		nid = (size_t)ASN1_STRING_length(skid);
+	} else {
+		/* The INTEGER's DER: tag, a short length, the content. */
+		int n = i2d_ASN1_INTEGER(X509_get0_serialNumber(x), &serial);
+
+		if (n < 2 || serial[1] & 0x80)
+			goto out;
+		id = serial + 2;
+		nid = (size_t)n - 2;
+	}
+	d = malloc(no + 2 + nname + 2 + 2 * nid + 1);
+	if (!d)
+		goto out;
+	if (combined)
+		sprintf(d, "%.*s: %.*s", (int)no, (const char *)o, (int)ncn,
+			(const char *)cn);
+	else
+		sprintf(d, "%.*s", (int)nname, name ? (const char *)name : "");
+	at = strlen(d);
+	at += (size_t)sprintf(d + at, ": ");
+	for (k = 0; k < nid; k++)
+		at += (size_t)sprintf(d + at, "%02x", id[k]);
+out:
+	OPENSSL_free(serial);
+	X509_free(x);
+	return d;
+}
+
+/* Another admission of a certificate already listed: the same key. */
+static struct attest_key *listed(struct attest_summary *s, const uint8_t *fp)
+{
+	size_t i;
+
+	for (i = 0; i < s->nkeys; i++)
+		if (!s->keys[i].after_lock &&
+		    !memcmp(s->keys[i].fp, fp, ATTEST_SHA256_LEN))
+			return &s->keys[i];
+	return NULL;
+}
+
+/* Record @i admitted @k: the other keys with its description are gone. */
+static void replaces(struct attest_summary *s, const struct attest_key *k,
+		     size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < s->nkeys; j++) {
+		struct attest_key *o = &s->keys[j];
+
+		if (o == k || o->after_lock || o->replaced_by ||
+		    !k->description || !o->description ||
+		    strcmp(o->description, k->description))
+			continue;
+		o->replaced_by = i;
+		s->replaced++;
+	}
+}
+
 static int add_key(struct attest_summary *s, const struct attest_record *r,
 		   size_t i, const char *what)
 {
@@ -307,21 +429,37 @@ static int add_key(struct attest_summary *s, const struct attest_record *r,
 	}
 	if (ret)
 		goto out;
-	k = reallocarray(s->keys, s->nkeys + 1, sizeof(*k));
-	if (!k) {
-		ret = -ENOMEM;
-		goto out;
+	k = s->locked ? NULL : listed(s, cert.fp);
+	if (k) {
+		/* The same certificate again: it replaces itself. */
+		if (k->replaced_by) {
+			k->replaced_by = 0;
+			s->replaced--;
+		}
+	} else {
+		k = reallocarray(s->keys, s->nkeys + 1, sizeof(*k));
+		if (!k) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		s->keys = k;
+		k += s->nkeys++;
+		memset(k, 0, sizeof(*k));
+		k->record = i;
+		memcpy(k->fp, cert.fp, sizeof(k->fp));
+		k->subject = cert.subject;
+		cert.subject = NULL;
+		k->description = kernel_description(r->buf, r->buf_len);
+		k->after_lock = s->locked;
 	}
-	s->keys = k;
-	k += s->nkeys++;
-	memset(k, 0, sizeof(*k));
-	k->record = i;
-	memcpy(k->fp, cert.fp, sizeof(k->fp));
-	k->subject = cert.subject;
-	cert.subject = NULL;
-	k->after_lock = s->locked;
-	if (s->locked)
+	k->admissions++;
+	k->last_record = i;
+	if (s->locked) {
 		s->keys_after_lock++;
+	} else {
+		s->admissions++;
+		replaces(s, k, i);
+	}
 out:
 	kl_cert_clear(&cert);
 	return ret;
@@ -381,9 +519,9 @@ int attest_log_summarize(const struct attest_log *log, unsigned int pcr,
 				kl_err("%s: record %zu: elfsig-lock data is not keys=N",
 				       what, i);
 				ret = -EBADMSG;
-			} else if (s->lock_keys != s->nkeys) {
-				kl_err("%s: record %zu: the lock counts %lu keys, but the log admitted %zu",
-				       what, i, s->lock_keys, s->nkeys);
+			} else if (s->lock_keys != s->admissions) {
+				kl_err("%s: record %zu: the lock counts %lu key admissions, but the log has %zu .elfsig records before it",
+				       what, i, s->lock_keys, s->admissions);
 				ret = -EBADE;
 			}
 			s->locked = true;
@@ -404,8 +542,10 @@ void attest_summary_free(struct attest_summary *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nkeys; i++)
+	for (i = 0; i < s->nkeys; i++) {
 		free(s->keys[i].subject);
+		free(s->keys[i].description);
+	}
 	free(s->keys);
 	memset(s, 0, sizeof(*s));
 }

@@ -176,6 +176,17 @@ static void report_json(FILE *f, const struct attest_summary *s,
 		fprintf(f, "%s{\"record\":%zu,\"fingerprint\":\"" FP_PREFIX "%s\",\"subject\":",
 			i ? "," : "", s->keys[i].record, hex);
 		json_str(f, s->keys[i].subject);
+		fputs(",\"description\":", f);
+		if (s->keys[i].description)
+			json_str(f, s->keys[i].description);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"admissions\":%zu,\"last_record\":%zu,\"replaced_by\":",
+			s->keys[i].admissions, s->keys[i].last_record);
+		if (s->keys[i].replaced_by)
+			fprintf(f, "%zu", s->keys[i].replaced_by);
+		else
+			fputs("null", f);
 		fprintf(f, ",\"after_lock\":%s", s->keys[i].after_lock ? "true" : "false");
 		if (allow)
 			fprintf(f, ",\"allowed\":%s",
@@ -191,7 +202,28 @@ static void report_json(FILE *f, const struct attest_summary *s,
 	if (s->locked)
 		fprintf(f, ",\"lock_record\":%zu,\"lock_keys\":%lu",
 			s->lock_record, s->lock_keys);
+	fprintf(f, ",\"admissions\":%zu,\"replaced\":%zu", s->admissions,
+		s->replaced);
 	fputs("}\n", f);
+}
+
+/*
+ * keys=N counts admissions (.elfsig records before the lock), not keys:
+ * when a certificate was added again or replaced, say what N stands for.
+ */
+static const char *lock_note(const struct attest_summary *s, char *buf,
+			     size_t size)
+{
+	size_t i, certs = 0;
+
+	for (i = 0; i < s->nkeys; i++)
+		certs += !s->keys[i].after_lock;
+	if (certs == s->lock_keys && !s->replaced)
+		return "";
+	snprintf(buf, size,
+		 " (key admissions: %zu certificate%s, %zu of them replaced)",
+		 certs, certs == 1 ? "" : "s", s->replaced);
+	return buf;
 }
 
 void attest_report(FILE *f, const struct attest_summary *s,
@@ -200,6 +232,7 @@ void attest_report(FILE *f, const struct attest_summary *s,
 		   const struct attest_allow *allow, int result, bool json)
 {
 	char hex[2 * ATTEST_SHA256_LEN + 1], pcr[2 * ATTEST_SHA256_LEN + 1];
+	char note[96];
 	size_t i;
 
 	fp_hex(value, pcr);
@@ -215,11 +248,19 @@ void attest_report(FILE *f, const struct attest_summary *s,
 		q ? " (the quoted value)" : " (not verified: no quote)");
 	for (i = 0; i < s->nkeys; i++) {
 		const struct attest_key *k = &s->keys[i];
+		char again[96] = "", replaced[64] = "";
 
 		fp_hex(k->fp, hex);
-		fprintf(f, "key: " FP_PREFIX "%s %s (record %zu)%s%s\n", hex,
-			k->subject, k->record,
-			k->after_lock ? " AFTER THE LOCK" : "",
+		if (k->admissions > 1)
+			snprintf(again, sizeof(again),
+				 ", added again: %zu admissions, the last at record %zu, one key",
+				 k->admissions, k->last_record);
+		if (k->replaced_by)
+			snprintf(replaced, sizeof(replaced),
+				 " REPLACED by record %zu", k->replaced_by);
+		fprintf(f, "key: " FP_PREFIX "%s %s (record %zu%s)%s%s%s\n", hex,
+			k->subject, k->record, again,
+			k->after_lock ? " AFTER THE LOCK" : "", replaced,
 			allow && !attest_allowed(allow, k->fp) ?
 			" NOT ALLOWED" : "");
 	}
@@ -230,8 +271,9 @@ void attest_report(FILE *f, const struct attest_summary *s,
 	else
 		fputs("mode: not recorded\n", f);
 	if (s->locked)
-		fprintf(f, "lock: locked at record %zu, keys=%lu\n",
-			s->lock_record, s->lock_keys);
+		fprintf(f, "lock: locked at record %zu, keys=%lu%s\n",
+			s->lock_record, s->lock_keys,
+			lock_note(s, note, sizeof(note)));
 	else
 		fputs("lock: NOT LOCKED\n", f);
 	fprintf(f, "verdict: %s\n", verdict_name(result, q));

@@ -93,7 +93,7 @@ expect mode-loosens 7 "*record 2: the mode goes from enforce to permissive, but 
 expect mode-unknown 5 "*record 1: elfsig-mode data is not mode=off|permissive|enforce|require" \
 	"$ATTEST" log --log "$D/x.log"
 "$KERNLOG" write --log "$D/x.log" init key="$D/rel.pem" lock=2
-expect lock-count-lies 7 "*record 2: the lock counts 2 keys, but the log admitted 1" "$ATTEST" log --log "$D/x.log"
+expect lock-count-lies 7 "*record 2: the lock counts 2 key admissions, but the log has 1 .elfsig records before it" "$ATTEST" log --log "$D/x.log"
 "$KERNLOG" write --log "$D/x.log" init lock=0 lock=0
 expect second-lock 7 "*record 2: a second elfsig-lock (the first is record 1)" "$ATTEST" log --log "$D/x.log"
 "$KERNLOG" write --log "$D/x.log" init lock=01
@@ -108,6 +108,57 @@ expect init-text 5 "*record 0: elfsig-init data is not \"elfsig log v1 pcr=13\""
 out=$("$ATTEST" log --log "$D/x.log" 2>&1); rc=$?
 [ $rc = 0 ] && grep -q "^key: $FP_rogue CN=rogue (record 3) AFTER THE LOCK$" <<<"$out" &&
 	t_pass key-after-lock-shown || t_fail key-after-lock-shown "rc=$rc $out"
+
+# keys=N counts admissions. The kernel's asymmetric keys have no update:
+# an add whose description is in the ring replaces that key. The same
+# certificate added again is one key, listed once; another certificate
+# with the same description (subject and key identifier: a re-issue for
+# the same key) replaces the earlier one, which is flagged.
+"$KERNLOG" write --log "$D/x.log" init key="$D/rel.pem" key="$D/rel2.pem" key="$D/rel.pem" mode=enforce lock
+out=$("$ATTEST" log --log "$D/x.log" 2>&1); rc=$?
+[ $rc = 0 ] && [ "$(grep -c '^key: ' <<<"$out")" = 2 ] &&
+	grep -qxF "key: $FP_rel CN=Example release key 2026,O=Example (record 1, added again: 2 admissions, the last at record 3, one key)" <<<"$out" &&
+	grep -qxF "key: $FP_rel2 CN=Second release key,O=Example (record 2)" <<<"$out" &&
+	grep -qxF "lock: locked at record 5, keys=3 (key admissions: 2 certificates, 0 of them replaced)" <<<"$out" &&
+	t_pass readded-key-listed-once || t_fail readded-key-listed-once "rc=$rc $out"
+for n in 1 2; do
+	openssl req -x509 -key "$D/rel.key" -out "$D/reissue$n.pem" -days $((30 + n)) \
+		-subj "/O=Example/CN=Example release key 2026" 2>/dev/null
+done
+FP_re1=sha256:$(openssl x509 -in "$D/reissue1.pem" -outform DER | sha256sum | cut -c1-64)
+FP_re2=sha256:$(openssl x509 -in "$D/reissue2.pem" -outform DER | sha256sum | cut -c1-64)
+"$KERNLOG" write --log "$D/x.log" init key="$D/reissue1.pem" key="$D/rel2.pem" key="$D/reissue2.pem" mode=enforce lock
+out=$("$ATTEST" log --log "$D/x.log" 2>&1); rc=$?
+[ $rc = 0 ] && [ "$FP_re1" != "$FP_re2" ] &&
+	grep -qxF "key: $FP_re1 CN=Example release key 2026,O=Example (record 1) REPLACED by record 3" <<<"$out" &&
+	grep -qxF "key: $FP_re2 CN=Example release key 2026,O=Example (record 3)" <<<"$out" &&
+	grep -qxF "key: $FP_rel2 CN=Second release key,O=Example (record 2)" <<<"$out" &&
+	grep -qxF "lock: locked at record 5, keys=3 (key admissions: 3 certificates, 1 of them replaced)" <<<"$out" &&
+	t_pass reissued-key-replaces || t_fail reissued-key-replaces "rc=$rc $out"
+# A, B (replaces A), A again (replaces B): A stays, B is flagged.
+"$KERNLOG" write --log "$D/x.log" init key="$D/reissue1.pem" key="$D/reissue2.pem" key="$D/reissue1.pem" lock
+out=$("$ATTEST" log --log "$D/x.log" --json 2>&1); rc=$?
+[ $rc = 0 ] && python3 -c '
+import json, subprocess, sys
+j = json.loads(sys.argv[1])
+k = {x["fingerprint"]: x for x in j["keys"]}
+a, b = k[sys.argv[2]], k[sys.argv[3]]
+assert len(k) == 2 and j["lock_keys"] == 3 and j["admissions"] == 3 and j["replaced"] == 1, j
+assert (a["record"], a["admissions"], a["last_record"], a["replaced_by"]) == (1, 2, 3, None), a
+assert (b["record"], b["admissions"], b["replaced_by"]) == (2, 1, 3), b
+# the description as the kernel names the key: CN (it starts with O), then the SKID
+skid = subprocess.run(["openssl", "x509", "-in", sys.argv[4], "-noout", "-ext", "subjectKeyIdentifier"],
+                      capture_output=True, text=True).stdout.split("\n")[1].strip().replace(":", "").lower()
+assert a["description"] == b["description"] == "Example release key 2026: " + skid, (a, skid)
+' "$out" "$FP_re1" "$FP_re2" "$D/reissue1.pem" && t_pass replaced-back-json || t_fail replaced-back-json "rc=$rc $out"
+# O and CN combined ("O: CN") when CN does not start with O; no SKID: the serial
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$D/noskid.key" \
+	-out "$D/noskid.pem" -subj "/O=Acme Corp/CN=build signer" -days 30 \
+	-set_serial 0x8f01 -addext "subjectKeyIdentifier=none" 2>/dev/null
+"$KERNLOG" write --log "$D/x.log" init key="$D/noskid.pem" lock
+out=$("$ATTEST" log --log "$D/x.log" --json 2>&1)
+grep -qF '"description":"Acme Corp: build signer: 008f01"' <<<"$out" &&
+	t_pass description-o-cn-serial || t_fail description-o-cn-serial "$out"
 
 # usage
 expect usage-pcr 2 "elfsig-attest: --pcr 24: 0..23" "$ATTEST" log --log "$L" --pcr 24

@@ -170,6 +170,11 @@ expect nonce-not-hex 2 "elfsig-attest: --nonce xyz: 1 to 64 bytes in hex" \
 	"$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/q.msg" --sig "$D/q.sig" --nonce xyz --log "$D/kernel.log"
 expect tpm-unreachable 3 "*TPM not reachable at swtpm:host=127.0.0.1,port=1*" \
 	"$ATTEST" quote --tcti swtpm:host=127.0.0.1,port=1 --ak-handle $AK --nonce "$N" --msg "$D/x.msg" --sig "$D/x.sig"
+# no TPM device at all (tests/attest/vm.sh: a guest without a TPM)
+expect no-tpm-no-quote 3 "elfsig-attest: no TPM: $D/no-tpmrm0 does not exist, so no quote can be made (the kernel's measurement log is kept, but without a TPM nothing attests it)" \
+	"$ATTEST" quote --tcti "device:$D/no-tpmrm0" --ak-handle $AK --nonce "$N" --msg "$D/x.msg" --sig "$D/x.sig"
+TPM2TOOLS_TCTI=device:$D/no-tpmrm0 expect no-tpm-no-ak 3 "elfsig-attest: no TPM: $D/no-tpmrm0 does not exist, so no attestation key can be made*" \
+	"$ATTEST" ak --handle $AK --pub "$D/x.pem"
 
 # a key after the lock (a kernel that failed its contract): refused
 "$KERNLOG" write --log "$D/late.log" --extend "key=$D/rogue.pem"

@@ -18,7 +18,14 @@
 #                   as not in the allow list (exit 8). What the kernel
 #                   refused (a self-signed certificate, a link of an
 #                   existing key, anything after the lock) is not in the
-#                   log.
+#                   log;
+#   boot "notpm"    the guest has no TPM at all (tests/vm/run --no-tpm):
+#                   a key added before the loader, then the real loader on
+#                   an enrolment sealed on the host: it exits 4
+#                   (tpm-error), loads nothing and locks; the kernel's log
+#                   still records the key, the mode and the lock, and says
+#                   it keeps them for a TPM that may come;
+#                   elfsig-attest quote says no quote can be made (exit 3).
 # KERNEL= chooses the kernel (tests/attest/vm-6.1.sh: the 6.1 one).
 set -u
 . "$(dirname "$0")/lib-attest.sh"
@@ -95,6 +102,11 @@ for b in sha1 sha256; do
 	while [ $i -le 23 ]; do
 		echo "ELFSIG-PCR $b $i $(cat /sys/class/tpm/tpm0/pcr-$b/$i)"; i=$((i + 1))
 	done
+done
+# The keys' descriptions, as the kernel named them (elfsig-attest
+# computes the same from the certificates, to tell a replaced key).
+for k in $(keyctl rlist %keyring:.elfsig); do
+	echo "ELFSIG-DESC $(keyctl rdescribe "$k" | cut -d';' -f5-)"
 done
 dmesg | grep 'elfsig:' | sed 's/^/  kmsg: /'
 # What the console (loglevel 4) does not show: lockdep and WARN splats.
@@ -244,11 +256,101 @@ check foreign 2
 grep -q "^key: $FP_FOREIGN .* NOT ALLOWED$" "$D/report" && grep -q "^key: $FP_REL " "$D/report" &&
 	t_pass "vm foreign: the report lists both keys, the foreign one NOT ALLOWED" ||
 	t_fail "vm foreign: the report lists both keys" "$(tr '\n' ';' < "$D/report")"
+# The descriptions elfsig-attest derives (to tell a replaced key) are the
+# ones the kernel gave the keys.
+"$ATTEST" log --log "$D/log.bin" --json > "$D/json" 2>&1
+sed -n 's/^ELFSIG-DESC //p' "$W/foreign.log" | sort > "$D/desc-kernel"
+python3 -c 'import json, sys; [print(k["description"]) for k in json.load(open(sys.argv[1]))["keys"]]' \
+	"$D/json" 2>/dev/null | sort > "$D/desc-attest"
+[ "$(wc -l < "$D/desc-kernel")" = 2 ] && cmp -s "$D/desc-kernel" "$D/desc-attest" &&
+	t_pass "vm foreign: elfsig-attest derives the key descriptions the kernel gave (keyctl rdescribe)" ||
+	t_fail "vm foreign: elfsig-attest derives the key descriptions the kernel gave" \
+		"kernel: $(tr '\n' ';' < "$D/desc-kernel") attest: $(tr '\n' ';' < "$D/desc-attest")"
 grep -q "$(fp self)" "$D/records" &&
 	t_fail "vm foreign: the refused self-signed certificate is not in the log" "it is" ||
 	t_pass "vm foreign: the refused self-signed certificate is not in the log"
 
-# --- adds racing the lock: N is the key records before the lock ---------
+# --- no TPM at all: the log is kept, nothing can attest it ---------------
+# The enrolment is made on the host (any TPM: the guest never gets to
+# unseal it), so that the loader in the guest reaches its TPM step.
+if tpm_start > "$W/notpm-swtpm.err" 2>&1 && mkdir -p "$W/notpm-e" &&
+   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$W/auth.key" 2>/dev/null &&
+   "$BUILD/elfsig-enroll" create "$W/release.pem" --dir "$W/notpm-e" \
+	--authority-key "$W/auth.key" --pcrs sha256:0,2,4,7 > "$W/notpm-enrol.out" 2>&1; then
+	mkdir -p "$W/stage-notpm/etc/elfsig/certs"
+	cp -a "$W/stage/." "$W/stage-notpm/"
+	"$TOP/tests/vm/stage-loader" "$W/stage-notpm" "$BUILD/elfsig-keyloader"
+	cp -a "$W/notpm-e/." "$W/stage-notpm/etc/elfsig/"
+	cp "$W/release.pem" "$W/stage-notpm/etc/elfsig/certs/"
+	t_pass "vm notpm: an enrolment for the loader, made on the host"
+else
+	t_fail "vm notpm: an enrolment for the loader, made on the host" "$(cat "$W/notpm-swtpm.err" "$W/notpm-enrol.out" 2>/dev/null | tail -1)"
+fi
+# shellcheck disable=SC2016 # guest code, expanded in the guest
+cat > "$W/notpm.sh" <<'EOF'
+export TPM2TOOLS_TCTI=device:/dev/tpmrm0
+T=/opt/t
+ok() { echo "PASS: $1"; }
+ko() { echo "FAIL: $1: $2"; }
+mkdir -p /run && mount -t tmpfs tmpfs /run
+mount -t securityfs securityfs /sys/kernel/security
+if [ -e /dev/tpm0 ] || [ -e /dev/tpmrm0 ] || [ -e /sys/class/tpm/tpm0 ]; then
+	ko "the guest has no TPM" "$(ls /dev/tpm* /sys/class/tpm 2>&1 | tr '\n' ' ')"
+else
+	ok "the guest has no TPM"
+fi
+keyctl padd asymmetric "" %keyring:.elfsig < $T/foreign.der > /dev/null &&
+	ok "a key added before the loader" || ko "a key added before the loader" "padd failed"
+/usr/sbin/elfsig-keyloader --kmsg /dev/kmsg > /tmp/loader.out 2>&1; rc=$?
+sed 's/^/  loader: /' /tmp/loader.out
+[ $rc = 4 ] && ok "the loader without a TPM: exit 4 (tpm-error)" ||
+	ko "the loader without a TPM: exit 4 (tpm-error)" "exit $rc"
+n=$(keyctl rlist %keyring:.elfsig | wc -w)
+[ "$n" = 1 ] && ok "the loader without a TPM loads no key (only the one added before it is there)" ||
+	ko "the loader without a TPM loads no key" "$n keys"
+keyctl padd asymmetric "" %keyring:.elfsig < $T/release.der > /dev/null 2>&1 &&
+	ko "the loader without a TPM still locks the keyring" "an add succeeded" ||
+	ok "the loader without a TPM still locks the keyring"
+/usr/sbin/elfsig-attest quote --ak-handle 0x81010001 --nonce 00 \
+	--msg /tmp/q.msg --sig /tmp/q.sig > /tmp/quote.out 2>&1; rc=$?
+sed 's/^/  quote: /' /tmp/quote.out
+[ $rc = 3 ] && [ "$(wc -l < /tmp/quote.out)" = 1 ] &&
+	grep -q '^elfsig-attest: no TPM: /dev/tpmrm0 does not exist, so no quote can be made' /tmp/quote.out &&
+	ok "elfsig-attest quote: no TPM, no quote can be made (exit 3, one line)" ||
+	ko "elfsig-attest quote: no TPM, no quote can be made (exit 3, one line)" "exit $rc: $(cat /tmp/quote.out)"
+cat /sys/kernel/security/elfsig/binary_measurements > /tmp/log.bin &&
+	ok "binary_measurements is readable" || ko "binary_measurements is readable" "cat failed"
+echo "ELFSIG-FILE-BEGIN log.bin"; base64 /tmp/log.bin; echo "ELFSIG-FILE-END"
+dmesg | grep 'elfsig:' | sed 's/^/  kmsg: /'
+dmesg | grep -E 'BUG:|WARNING:|KASAN|UBSAN|Call Trace|possible .*locking'
+EOF
+mkdir -p "$W/notpm"
+"$VMRUN" --kernel "$KERNEL" --no-tpm --root "$W/stage-notpm" --add "$W/opt:t" \
+	--script "$W/notpm.sh" --timeout 180 > "$W/notpm.log" 2>&1
+grep -qE 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/notpm.log" &&
+	t_fail "vm notpm: kernel log clean" "$(grep -m1 -E 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/notpm.log")"
+grep -q '^ELFSIG-VM: script exit' "$W/notpm.log" ||
+	t_fail "vm notpm: boot ran the script" "$(tail -3 "$W/notpm.log" | tr '\n' ' ')"
+grep -E '^(PASS|FAIL|SKIP): ' "$W/notpm.log" | sed "s/^\(PASS\|FAIL\|SKIP\): /\1: vm notpm: /"
+D=$W/notpm
+awk '$1 == "ELFSIG-FILE-BEGIN" && $2 == "log.bin" {on=1; next}
+	on && /^ELFSIG-FILE-END/ {on=0} on' "$W/notpm.log" | base64 -d > "$D/log.bin" 2>/dev/null
+records "$D/log.bin" > "$D/records" 2>&1
+awk '$1 !~ /^replay/ {print $1, $2, ($2 == ".elfsig" ? $3 : $4)}' "$D/records" > "$D/events"
+printf '13 elfsig-init elfsig\n13 .elfsig %s\n13 elfsig-mode mode=enforce\n13 elfsig-lock keys=1\n' "$FP_FOREIGN" |
+	cmp -s - "$D/events" &&
+	t_pass "vm notpm: without a TPM the kernel's log still records the key, the mode and the lock" ||
+	t_fail "vm notpm: the kernel's log records the key, the mode and the lock" "$(tr '\n' ';' < "$D/events")"
+grep -q 'kmsg: .*elfsig: no TPM yet: the log is kept, PCR 13 is extended once one appears' "$W/notpm.log" &&
+	t_pass "vm notpm: the kernel says it keeps the log for a TPM that may come" ||
+	t_fail "vm notpm: the kernel says it keeps the log for a TPM that may come" "$(grep 'kmsg:' "$W/notpm.log" | tr '\n' ';')"
+"$ATTEST" log --log "$D/log.bin" > "$D/attest-log" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q '^log: 4 records replay to PCR 13 sha256 [0-9a-f]* (not verified: no quote)$' "$D/attest-log" &&
+	grep -q "^key: $FP_FOREIGN " "$D/attest-log" && grep -qxF 'lock: locked at record 3, keys=1' "$D/attest-log" &&
+	t_pass "vm notpm: elfsig-attest log reads it, and says it is not verified" ||
+	t_fail "vm notpm: elfsig-attest log reads it, and says it is not verified" "exit $rc: $(tr '\n' ';' < "$D/attest-log")"
+
+# --- adds racing the lock: N is the key admissions before the lock -----
 # shellcheck disable=SC2016 # guest code, expanded in the guest
 cat > "$W/race.sh" <<'EOF'
 T=/opt/t
@@ -281,6 +383,14 @@ if grep -qx "replay-sha256 $pcr" "$D/records" && [ "$nkeys" -gt 1 ] &&
 else
 	t_fail "vm race: adders racing the lock" "$nkeys keys before the lock: $(grep -v ' \.elfsig ' "$D/records" | tr '\n' ';')"
 fi
+# Each add of the same certificate replaced the key before it: one key,
+# listed once, keys=N the admissions.
+"$ATTEST" log --log "$D/log.bin" > "$D/attest-log" 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(grep -c '^key: ' "$D/attest-log")" = 1 ] &&
+	grep -q "^key: $FP_REL .*(record 1, added again: $nkeys admissions, the last at record [0-9]*, one key)\$" "$D/attest-log" &&
+	grep -q "^lock: locked at record [0-9]*, keys=$nkeys (key admissions: 1 certificate, 0 of them replaced)\$" "$D/attest-log" &&
+	t_pass "vm race: elfsig-attest lists the re-added key once, keys=$nkeys counted as admissions" ||
+	t_fail "vm race: elfsig-attest lists the re-added key once" "exit $rc: $(tr '\n' ';' < "$D/attest-log")"
 grep -qE 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/race.log" &&
 	t_fail "vm race: kernel log clean" "$(grep -m1 -E 'BUG:|Oops|WARNING:|KASAN|UBSAN|Kernel panic|Call Trace' "$W/race.log")"
 
