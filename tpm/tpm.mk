@@ -7,7 +7,7 @@ TPM_LIBS     := $(shell pkg-config --libs $(TPM_PKGS) 2>/dev/null)
 
 TPM_LIB_SRCS := tpm/error.c tpm/context.c tpm/srk.c tpm/session.c \
 		tpm/pcr.c tpm/seal.c tpm/sealed_file.c tpm/keygen.c tpm/cert.c \
-		tpm/quote.c tpm/authorize.c
+		tpm/quote.c tpm/authorize.c tpm/nv.c
 TPM_CMD_SRCS := tpm/tool/elfsig-tpm.c tpm/tool/cmd_common.c \
 		tpm/tool/cmd_keygen.c tpm/tool/cmd_seal.c \
 		tpm/tool/cmd_unseal.c tpm/tool/cmd_pcrread.c \
