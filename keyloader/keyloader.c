@@ -88,6 +88,7 @@ struct run {
 	struct kl_authority authority;
 	struct kl_pcr_policy *pcrpols;	/* signed PCR policies, in order */
 	size_t npcrpols;
+	size_t nusable;			/* the first ones: not revoked */
 	struct kl_binding binding;	/* verified, for this TPM */
 	uint64_t epoch;			/* the machine's: older is revoked */
 	bool policy_verified;	/* signed, and the TPM unsealed the enrolment */
@@ -596,15 +597,34 @@ static int check_epoch(struct run *r)
 		fail(r, EXIT_ROLLBACK);
 		return -1;
 	}
-	r->npcrpols = kl_pcr_policies_drop_revoked(r->pcrpols, r->npcrpols,
-						   r->epoch);
-	if (!r->npcrpols) {
+	r->nusable = kl_pcr_policies_drop_revoked(r->pcrpols, r->npcrpols,
+						  r->epoch);
+	if (!r->nusable) {
 		say(3, "%s: no signed PCR policy of generation %llu or later: no key loaded; install the authority's current files (elfsig-enroll epoch shows the epoch)",
 		    r->pcrpol_dir, (unsigned long long)r->epoch);
 		fail(r, EXIT_ROLLBACK);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * No usable PCR policy matched: was it a revoked one that approves this
+ * state? Then the refusal is the rollback protection's, and says so. The
+ * PCRs are read without authentication: this only picks the status.
+ */
+static bool revoked_state(struct run *r)
+{
+	long i = kl_pcr_policies_match(r->tpm, r->pcrpols + r->nusable,
+				       r->npcrpols - r->nusable);
+
+	if (i < 0)
+		return false;
+	say(3, "%s: this PCR state is approved only by a revoked PCR policy (generation %u, epoch %llu): no key loaded",
+	    r->pcrpols[r->nusable + (size_t)i].name,
+	    r->pcrpols[r->nusable + (size_t)i].generation,
+	    (unsigned long long)r->epoch);
+	return true;
 }
 
 /*
@@ -666,8 +686,10 @@ static void verify_policy(struct run *r)
 	if (check_epoch(r))
 		return;
 	err = kl_unseal_check(r->tpm, r->sealed, &r->authority, r->pcrpols,
-			      r->npcrpols, &used);
-	if (err == -EACCES) {
+			      r->nusable, &used);
+	if (err == -EACCES && revoked_state(r)) {
+		fail(r, EXIT_ROLLBACK);
+	} else if (err == -EACCES) {
 		say(3, "TPM refused to unseal: no signed PCR policy matches the current PCR state: no key loaded");
 		fail(r, EXIT_UNSEAL);
 	} else if (err == -EBADE || err == -EBADMSG) {

@@ -60,13 +60,12 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	}
 	m = kl_pcr_policies_drop_revoked(pps, n, epoch);
 	bad += n - m;
-	n = m;
-	if (!n) {
+	if (!m) {
 		fprintf(stderr, "%s: %s: no signed PCR policy of generation %llu or later\n",
 			PROG, o->e.pcrpol_dir, (unsigned long long)epoch);
 		goto out;
 	}
-	err = kl_unseal_check(tpm, sealed, &a, pps, n, &used);
+	err = kl_unseal_check(tpm, sealed, &a, pps, m, &used);
 	if (!err) {
 		printf("%s: signed by the authority, %zu key%s, generation %u (epoch %llu); %s unseals under %s\n",
 		       o->e.policy_path, pol.nkeys, pol.nkeys == 1 ? "" : "s",

@@ -251,21 +251,38 @@ const char *kl_counter_reason(int err)
 size_t kl_pcr_policies_drop_revoked(struct kl_pcr_policy *pps, size_t n,
 				    uint64_t epoch)
 {
-	size_t i, k = 0;
+	struct kl_pcr_policy tmp;
+	size_t i, j, k = 0;
 
 	for (i = 0; i < n; i++) {
-		if (pps[i].generation >= epoch) {
-			if (k != i) {
-				pps[k] = pps[i];
-				memset(&pps[i], 0, sizeof(pps[i]));
-			}
-			k++;
+		if (pps[i].generation < epoch) {
+			kl_err("%s: refused: generation %u is revoked on this machine (epoch %llu)",
+			       pps[i].name, pps[i].generation,
+			       (unsigned long long)epoch);
 			continue;
 		}
-		kl_err("%s: refused: generation %u is revoked on this machine (epoch %llu)",
-		       pps[i].name, pps[i].generation,
-		       (unsigned long long)epoch);
-		kl_pcr_policy_clear(&pps[i]);
+		/* Stable: the usable ones keep their (name) order. */
+		tmp = pps[i];
+		for (j = i; j > k; j--)
+			pps[j] = pps[j - 1];
+		pps[k++] = tmp;
 	}
 	return k;
+}
+
+long kl_pcr_policies_match(struct elfsig_tpm *tpm,
+			   const struct kl_pcr_policy *pps, size_t n)
+{
+	struct elfsig_tpm_pcr_values now;
+	uint8_t digest[ELFSIG_TPM_POLICY_SIZE];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (elfsig_tpm_pcr_read(tpm, &pps[i].values.sel, &now) ||
+		    elfsig_tpm_pcr_policy_digest(&now, digest))
+			return -1;
+		if (!memcmp(digest, pps[i].approved, sizeof(digest)))
+			return (long)i;
+	}
+	return -1;
 }

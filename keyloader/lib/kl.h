@@ -610,11 +610,21 @@ int kl_counter_epoch(struct elfsig_tpm *tpm, const struct kl_binding *b,
 int kl_counter_advance(struct elfsig_tpm *tpm, const struct kl_binding *b,
 		       uint64_t epoch, uint64_t target, unsigned int max,
 		       uint64_t *after);
-/** kl_pcr_policies_drop_revoked() - leave out (one line each, cleared)
- * the PCR policies of a generation below @epoch, keeping the order.
- * Return: how many are left. */
+/** kl_pcr_policies_drop_revoked() - move the PCR policies of a
+ * generation below @epoch (one line each) after the others, which keep
+ * their order. Return: how many are usable (the first ones). */
 size_t kl_pcr_policies_drop_revoked(struct kl_pcr_policy *pps, size_t n,
 				    uint64_t epoch);
+/**
+ * kl_pcr_policies_match() - which of @pps approves the current PCR
+ * values, as read (unauthenticated: only to say why nothing opened)
+ * @tpm: connection
+ * @pps: the PCR policies
+ * @n:   how many
+ * Return: its index, or -1 (none, or the PCRs could not be read).
+ */
+long kl_pcr_policies_match(struct elfsig_tpm *tpm,
+			   const struct kl_pcr_policy *pps, size_t n);
 /** kl_counter_reason() - a few words for a kl_counter_epoch() errno. */
 const char *kl_counter_reason(int err);
 

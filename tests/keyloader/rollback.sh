@@ -88,6 +88,15 @@ kl_expect "an old signed PCR policy (generation 0) at epoch 1: status 13, no key
 	"elfsig-keyloader: $D/pcr-policies: no signed PCR policy of generation 1 or later: no key loaded*"
 grep -q "pcrpol: refused: generation 0 is revoked on this machine (epoch 1)" "$D/out" &&
 	t_pass "the revoked PCR policy is named" || t_fail "the revoked PCR policy is named" "$(cat "$D/out")"
+# With a current PCR policy for another state (an update) next to it: the
+# old state is approved only by the revoked file, and the loader says so.
+kl_next_pcrs 4 "an update" > "$T_TMP/update.pcrs"
+"$ENROLL" sign-pcr-policy -d "$D" -K "$AUTH" --pcr-values "$T_TMP/update.pcrs" \
+	-o "$D/pcr-policies/zz-update.pcrpol" >/dev/null 2>&1 || t_fail "sign-pcr-policy for the update"
+kl_load old-state
+kl_expect "the old state, whose only PCR policy is revoked: status 13, no key" 13 0 \
+	"elfsig-keyloader: $D/pcr-policies/4f04c837291ac05d.pcrpol: this PCR state is approved only by a revoked PCR policy (generation 0, epoch 1): no key loaded"
+rm "$D/pcr-policies/zz-update.pcrpol"
 # Its generation edited to 1 without the authority: the signature says no.
 sed -i 's/^generation 0$/generation 1/' "$D"/pcr-policies/*
 kl_load forged-gen
