@@ -43,7 +43,8 @@ TPM_WRAPPED := Tss2_TctiLdr_Initialize Tss2_TctiLdr_Finalize Esys_Initialize \
 	       Esys_TR_FromTPMPublic Esys_TR_Close Esys_FlushContext \
 	       Esys_EvictControl Esys_ReadPublic Esys_GetCapability \
 	       Esys_TR_GetName Esys_LoadExternal Esys_VerifySignature \
-	       Esys_PolicyAuthorize
+	       Esys_PolicyAuthorize Esys_NV_ReadPublic Esys_NV_Read \
+	       Esys_NV_Increment Esys_NV_DefineSpace
 $(O)/tests/tpm/unit/mock-esys.o: CPPFLAGS += $(TPM_CFLAGS)
 $(O)/tests/tpm/unit/mock-esys: $(O)/tests/tpm/unit/mock-esys.o $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) $(TPM_WRAPPED:%=-Wl,--wrap=%) -o $@ $^ $(TPM_LIBS)
