@@ -6,9 +6,11 @@
  * One run is a fixed sequence, one function a step:
  *
  *   options -> keyring (and what it holds already) -> inputs (policy
- *           signed by the authority) -> TPM (unseal under a signed PCR
- *           policy, compare) -> select -> add keys -> measure keys -> lock
- *           -> report keys not loaded by this run -> measure "locked"
+ *           and counter binding signed by the authority) -> TPM (the
+ *           epoch: older generations refused; unseal under a signed PCR
+ *           policy, compare; raise the epoch) -> select -> add keys ->
+ *           measure keys -> lock -> report keys not loaded by this run ->
+ *           measure "locked"
  *
  * Nothing reaches the keyring before every check has passed, and every
  * path, error or not, goes through the lock. See docs/keyloader.md.
