@@ -6,9 +6,11 @@
  * One run is a fixed sequence, one function a step:
  *
  *   options -> keyring (and what it holds already) -> inputs (policy
- *           signed by the authority) -> TPM (unseal under a signed PCR
- *           policy, compare) -> select -> add keys -> measure keys -> lock
- *           -> report keys not loaded by this run -> measure "locked"
+ *           and counter binding signed by the authority) -> TPM (the
+ *           epoch: older generations refused; unseal under a signed PCR
+ *           policy, compare; raise the epoch) -> select -> add keys ->
+ *           measure keys -> lock -> report keys not loaded by this run ->
+ *           measure "locked"
  *
  * Nothing reaches the keyring before every check has passed, and every
  * path, error or not, goes through the lock. See docs/keyloader.md.
@@ -29,6 +31,7 @@
 #include "kl.h"
 
 #define PROG "elfsig-keyloader"
+#define SRK_MISMATCH "TPM's storage root key is not the enrolled one (another TPM, a cleared TPM, a substituted key or forged TPM responses): no key loaded"
 
 /* Documented exit statuses (docs/keyloader.md, elfsig-keyloader(8)). */
 enum {
@@ -45,6 +48,7 @@ enum {
 	EXIT_TIMEOUT	= 10,	/* watchdog fired; keyring locked */
 	EXIT_SRK	= 11,	/* not the storage root key sealed under */
 	EXIT_FOREIGN	= 12,	/* locked, but holding keys this run did not load */
+	EXIT_ROLLBACK	= 13,	/* revoked generation, or the counter disagrees */
 };
 
 static const char *const status_word[] = {
@@ -54,7 +58,7 @@ static const char *const status_word[] = {
 	[EXIT_POLICY] = "policy-mismatch", [EXIT_KEYRING] = "keyring-error",
 	[EXIT_UNLOCKED] = "unlocked", [EXIT_MEASURE] = "measure-error",
 	[EXIT_TIMEOUT] = "timeout", [EXIT_SRK] = "srk-mismatch",
-	[EXIT_FOREIGN] = "foreign-keys",
+	[EXIT_FOREIGN] = "foreign-keys", [EXIT_ROLLBACK] = "rollback",
 };
 
 struct run {
@@ -66,6 +70,9 @@ struct run {
 	const char *authority_path;
 	const char *pcrpol_dir;
 	const char *cert_dir;
+	const char *counter_path;	/* the rollback counter binding */
+	const char *counter_sig_path;
+	uint32_t nv_index;
 	const char *keyring_spec;
 	const char *event_log;
 	const char *kmsg_path;
@@ -73,7 +80,8 @@ struct run {
 	uint32_t srk_handle;
 	unsigned int timeout;
 	bool foreign_warn;	/* --foreign-keys warn: report, keep the status */
-	char defaults[6][PATH_MAX];	/* the paths under --dir */
+	char defaults[7][PATH_MAX];	/* the paths under --dir */
+	char counter_sig[PATH_MAX];
 	/* inputs */
 	uint8_t *policy_buf;
 	size_t policy_len;
@@ -82,6 +90,9 @@ struct run {
 	struct kl_authority authority;
 	struct kl_pcr_policy *pcrpols;	/* signed PCR policies, in order */
 	size_t npcrpols;
+	size_t nusable;			/* the first ones: not revoked */
+	struct kl_binding binding;	/* verified, for this TPM */
+	uint64_t epoch;			/* the machine's: older is revoked */
 	bool policy_verified;	/* signed, and the TPM unsealed the enrolment */
 	struct elfsig_tpm_sealed *sealed;
 	struct elfsig_tpm_opts tpm_opts; /* pinned to the sealed object's SRK */
@@ -188,6 +199,9 @@ static void usage(FILE *f)
 "  -s, --sealed FILE     sealed object\n"
 "      --authority FILE  the enrolment authority's public key (PEM)\n"
 "      --pcr-policies DIR  signed PCR policies, tried in name order\n"
+"      --counter FILE    the rollback counter binding (default DIR/counter;\n"
+"                        its signature FILE.sig)\n"
+"      --nv-index H      the rollback counter's NV index (default 0x%08x)\n"
 "  -c, --certs DIR       certificate directory\n"
 "  -k, --keyring ID      target keyring: ID, @s, @u, %%:NAME (default %%:.elfsig)\n"
 "  -l, --event-log FILE  event log, appended (default /run/elfsig/keyloader.log;\n"
@@ -205,8 +219,9 @@ static void usage(FILE *f)
 "5 no signed PCR policy matches, 6 policy or sealed object not the\n"
 "authority's, 7 keyring error, 8 keyring NOT locked,\n"
 "9 measurement incomplete, 10 timeout, 11 not the enrolled TPM (storage\n"
-"root key), 12 locked with keys this run did not load (foreign keys).\n"
-"Every status but 8 leaves the keyring locked.\n");
+"root key), 12 locked with keys this run did not load (foreign keys),\n"
+"13 rollback: a revoked generation, or the counter disagrees with its binding.\n"
+"Every status but 8 leaves the keyring locked.\n", KL_DEFAULT_NV_INDEX);
 }
 
 /* DIR/FILE for every path not given (the signature: POLICY.sig). */
@@ -214,20 +229,28 @@ static int default_paths(struct run *r)
 {
 	const char **paths[] = { &r->policy_path, &r->sealed_path,
 				 &r->authority_path, &r->pcrpol_dir,
-				 &r->cert_dir, &r->sig_path };
+				 &r->cert_dir, &r->counter_path, &r->sig_path };
 	static const char *const files[] = { "policy", "policy.sealed",
 					     "authority.pem", "pcr-policies",
-					     "certs", NULL };
+					     "certs", "counter", NULL };
 
-	return kl_default_paths(r->dir, files, paths, r->defaults,
-				ARRAY_SIZE(paths)) ? -EINVAL : 0;
+	if (kl_default_paths(r->dir, files, paths, r->defaults,
+			     ARRAY_SIZE(paths)))
+		return -EINVAL;
+	if ((size_t)snprintf(r->counter_sig, sizeof(r->counter_sig), "%s.sig",
+			     r->counter_path) >= sizeof(r->counter_sig)) {
+		say(3, "%s: path too long", r->counter_path);
+		return -EINVAL;
+	}
+	r->counter_sig_path = r->counter_sig;
+	return 0;
 }
 
 /* Step 1: options. Return: 0, 1 for --help, or -EINVAL. */
 static int parse_options(struct run *r, int argc, char **argv)
 {
 	enum { OPT_KMSG = 256, OPT_SRK, OPT_TIMEOUT, OPT_SIG, OPT_AUTH,
-	       OPT_PCRPOL, OPT_FOREIGN };
+	       OPT_PCRPOL, OPT_FOREIGN, OPT_COUNTER, OPT_NV };
 	static const struct option longopts[] = {
 		{ "dir",	required_argument, NULL, 'd' },
 		{ "policy",	required_argument, NULL, 'p' },
@@ -235,6 +258,8 @@ static int parse_options(struct run *r, int argc, char **argv)
 		{ "sealed",	required_argument, NULL, 's' },
 		{ "authority",	required_argument, NULL, OPT_AUTH },
 		{ "pcr-policies", required_argument, NULL, OPT_PCRPOL },
+		{ "counter",	required_argument, NULL, OPT_COUNTER },
+		{ "nv-index",	required_argument, NULL, OPT_NV },
 		{ "certs",	required_argument, NULL, 'c' },
 		{ "keyring",	required_argument, NULL, 'k' },
 		{ "event-log",	required_argument, NULL, 'l' },
@@ -255,6 +280,7 @@ static int parse_options(struct run *r, int argc, char **argv)
 	r->event_log = "/run/elfsig/keyloader.log";
 	r->kmsg_path = "/dev/kmsg";
 	r->timeout = 60;
+	r->nv_index = KL_DEFAULT_NV_INDEX;
 	while ((opt = getopt_long(argc, argv, "d:p:s:c:k:l:T:h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
@@ -264,6 +290,16 @@ static int parse_options(struct run *r, int argc, char **argv)
 		case 's': r->sealed_path = optarg; break;
 		case OPT_AUTH: r->authority_path = optarg; break;
 		case OPT_PCRPOL: r->pcrpol_dir = optarg; break;
+		case OPT_COUNTER: r->counter_path = optarg; break;
+		case OPT_NV:
+			errno = 0;
+			v = strtoul(optarg, &end, 0);
+			if (errno || *end || v < 0x01000000ul || v > 0x01fffffful) {
+				say(3, "--nv-index: expected an NV index 0x01xxxxxx");
+				return -EINVAL;
+			}
+			r->nv_index = (uint32_t)v;
+			break;
 		case 'c': r->cert_dir = optarg; break;
 		case 'k': r->keyring_spec = optarg; break;
 		case 'l': r->event_log = optarg; break;
@@ -495,6 +531,23 @@ static void read_inputs(struct run *r)
 	}
 	if (err)
 		goto bad;
+	/* The binding must be the authority's, for this TPM (the SRK the
+	 * object pins) and the configured counter. */
+	err = kl_binding_load(r->counter_path, r->counter_sig_path,
+			      &r->authority, &r->binding);
+	if (!err)
+		err = kl_binding_check_machine(&r->binding, r->counter_path,
+					       r->tpm_opts.srk_name,
+					       r->tpm_opts.srk_name_len,
+					       r->nv_index);
+	if (err == -EBADE) {
+		say(3, "%s: not a rollback counter binding of the configured authority for this TPM: no key loaded",
+		    r->counter_path);
+		fail(r, EXIT_POLICY);
+		return;
+	}
+	if (err)
+		goto bad;
 	if (kl_certdir_load(r->cert_dir, &r->certs, &r->ncerts))
 		goto bad;
 	/* Files refused here get a line each; the others are tried. */
@@ -509,6 +562,107 @@ static void read_inputs(struct run *r)
 	return;
 bad:
 	fail(r, EXIT_INPUT);
+}
+
+/*
+ * Step 4a: rollback. The epoch is the bound counter minus the binding's
+ * base, read through a session salted with the pinned SRK (the TPM
+ * authenticates the value). A policy of an older generation loads
+ * nothing; PCR policies of an older generation are left out, one line
+ * each. Return: 0, or -1 after fail().
+ */
+static int check_epoch(struct run *r)
+{
+	uint8_t srk[ELFSIG_TPM_MAX_NAME];
+	uint64_t value;
+	size_t len;
+	int err;
+
+	/* Another TPM says so first (its counter is not this binding's). */
+	err = elfsig_tpm_srk_name(r->tpm, srk, &len);
+	if (err == -ENOKEY) {
+		say(3, "%s", SRK_MISMATCH);
+		fail(r, EXIT_SRK);
+		return -1;
+	}
+	err = kl_counter_epoch(r->tpm, &r->binding, &value, &r->epoch);
+	if (err) {
+		say(3, "rollback counter 0x%08x: %s: no key loaded (docs/keyloader.md, \"Rollback protection\": the authority binds it again with elfsig-enroll counter)",
+		    r->binding.nv_index, kl_counter_reason(err));
+		fail(r, err == -ENODEV || err == -EIO ? EXIT_TPM : EXIT_ROLLBACK);
+		return -1;
+	}
+	if (r->policy.generation < r->epoch) {
+		say(3, "%s: generation %u is revoked on this machine (epoch %llu): no key loaded; install the authority's current files (elfsig-enroll resign --generation %llu; elfsig-enroll epoch shows the epoch)",
+		    r->policy_path, r->policy.generation,
+		    (unsigned long long)r->epoch, (unsigned long long)r->epoch);
+		fail(r, EXIT_ROLLBACK);
+		return -1;
+	}
+	r->nusable = kl_pcr_policies_drop_revoked(r->pcrpols, r->npcrpols,
+						  r->epoch);
+	if (!r->nusable) {
+		say(3, "%s: no signed PCR policy of generation %llu or later: no key loaded; install the authority's current files (elfsig-enroll epoch shows the epoch)",
+		    r->pcrpol_dir, (unsigned long long)r->epoch);
+		fail(r, EXIT_ROLLBACK);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * No usable PCR policy matched: was it a revoked one that approves this
+ * state? Then the refusal is the rollback protection's, and says so. The
+ * PCRs are read without authentication: this only picks the status.
+ */
+static bool revoked_state(struct run *r)
+{
+	long i = kl_pcr_policies_match(r->tpm, r->pcrpols + r->nusable,
+				       r->npcrpols - r->nusable);
+
+	if (i < 0)
+		return false;
+	say(3, "%s: this PCR state is approved only by a revoked PCR policy (generation %u, epoch %llu): no key loaded",
+	    r->pcrpols[r->nusable + (size_t)i].name,
+	    r->pcrpols[r->nusable + (size_t)i].generation,
+	    (unsigned long long)r->epoch);
+	return true;
+}
+
+/*
+ * Step 4b: files of a newer generation opened the enrolment: raise the
+ * epoch to it, so the older ones are refused from now on (a deployment
+ * revokes on its first good boot). Never past the PCR policy that opened
+ * it, and at most KL_ADVANCE_MAX increments a run. A failure only
+ * delays the revocation: the keys still load.
+ */
+static void advance_epoch(struct run *r, const struct kl_pcr_policy *used)
+{
+	uint64_t target = r->policy.generation, after;
+	int err;
+
+	if (used->generation < target)
+		target = used->generation;
+	if (target <= r->epoch)
+		return;
+	err = kl_counter_advance(r->tpm, &r->binding, r->epoch, target,
+				 KL_ADVANCE_MAX, &after);
+	if (err) {
+		say(4, "rollback counter 0x%08x: cannot advance it to generation %llu (%s): older files stay valid until it is",
+		    r->binding.nv_index, (unsigned long long)target,
+		    strerror(-err));
+		return;
+	}
+	if (after < target)
+		say(4, "rollback counter 0x%08x: epoch %llu -> %llu of %llu (at most %d increments a run: the rest at the next boots)",
+		    r->binding.nv_index, (unsigned long long)r->epoch,
+		    (unsigned long long)after, (unsigned long long)target,
+		    KL_ADVANCE_MAX);
+	else
+		say(5, "rollback counter 0x%08x: epoch %llu -> %llu: files of an older generation are refused from now on",
+		    r->binding.nv_index, (unsigned long long)r->epoch,
+		    (unsigned long long)after);
+	r->epoch = after;
 }
 
 /* Step 4: the TPM unseals the enrolment only under a PCR policy the
@@ -531,9 +685,13 @@ static void verify_policy(struct run *r)
 		fail(r, EXIT_TPM);
 		return;
 	}
+	if (check_epoch(r))
+		return;
 	err = kl_unseal_check(r->tpm, r->sealed, &r->authority, r->pcrpols,
-			      r->npcrpols, &used);
-	if (err == -EACCES) {
+			      r->nusable, &used);
+	if (err == -EACCES && revoked_state(r)) {
+		fail(r, EXIT_ROLLBACK);
+	} else if (err == -EACCES) {
 		say(3, "TPM refused to unseal: no signed PCR policy matches the current PCR state: no key loaded");
 		fail(r, EXIT_UNSEAL);
 	} else if (err == -EBADE || err == -EBADMSG) {
@@ -541,7 +699,7 @@ static void verify_policy(struct run *r)
 		    r->sealed_path);
 		fail(r, EXIT_POLICY);
 	} else if (err == -ENOKEY) {
-		say(3, "TPM's storage root key is not the enrolled one (another TPM, a cleared TPM, a substituted key or forged TPM responses): no key loaded");
+		say(3, "%s", SRK_MISMATCH);
 		fail(r, EXIT_SRK);
 	} else if (err) {
 		say(3, "unseal failed (%s): no key loaded", strerror(-err));
@@ -549,6 +707,7 @@ static void verify_policy(struct run *r)
 	} else {
 		say(6, "enrolment unsealed under %s", r->pcrpols[used].name);
 		r->policy_verified = true;
+		advance_epoch(r, &r->pcrpols[used]);
 	}
 }
 

@@ -522,6 +522,98 @@ ELFSIG_TPM_API size_t elfsig_tpm_sealed_authority(const struct elfsig_tpm_sealed
 						  const uint8_t **ref,
 						  size_t *ref_len);
 
+/*
+ * Rollback counter (docs/tpm.md): a TPM_NT_COUNTER NV index. A counter
+ * never goes backwards: one defined again starts above the highest value
+ * any counter of the TPM ever had. Written and read with the index's
+ * (empty) authValue in an HMAC session salted with the SRK, so the value
+ * and the index's name are authenticated by the TPM.
+ */
+#define ELFSIG_TPM_NV_AUTHWRITE		0x00000004u
+#define ELFSIG_TPM_NV_COUNTER		0x00000010u	/* TPM_NT_COUNTER << 4 */
+#define ELFSIG_TPM_NV_AUTHREAD		0x00040000u
+#define ELFSIG_TPM_NV_NO_DA		0x02000000u
+#define ELFSIG_TPM_NV_WRITTEN		0x20000000u
+/* What elfsig_tpm_counter_define() sets (WRITTEN comes with the first
+ * increment); NO_DA: a wrong HMAC must not lock the TPM out. */
+#define ELFSIG_TPM_COUNTER_ATTRS	(ELFSIG_TPM_NV_COUNTER | \
+					 ELFSIG_TPM_NV_AUTHWRITE | \
+					 ELFSIG_TPM_NV_AUTHREAD | \
+					 ELFSIG_TPM_NV_NO_DA)
+
+/* An NV index's public area, as the TPM reports it. */
+struct elfsig_tpm_nv_info {
+	uint32_t index;
+	uint16_t name_alg;
+	uint32_t attributes;		/* TPMA_NV */
+	uint16_t auth_policy_size;
+	uint16_t data_size;
+	uint8_t name[ELFSIG_TPM_MAX_NAME];
+	size_t name_len;
+};
+
+/**
+ * elfsig_tpm_nv_info() - the public area and name of an NV index
+ * @tpm:   connection
+ * @index: NV index handle (0x01xxxxxx)
+ * @info:  out
+ * Return: 0, -ENOENT when the index is not defined (no message), or a
+ * negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_nv_info(struct elfsig_tpm *tpm, uint32_t index,
+				      struct elfsig_tpm_nv_info *info);
+
+/**
+ * elfsig_tpm_counter_check() - is @info a rollback counter as
+ * elfsig_tpm_counter_define() makes it (type, attributes, SHA-256 name,
+ * 8 bytes, no policy)?
+ * @info: the index
+ * Return: 0, or -EKEYREJECTED with a message.
+ */
+ELFSIG_TPM_API int elfsig_tpm_counter_check(const struct elfsig_tpm_nv_info *info);
+
+/**
+ * elfsig_tpm_counter_define() - define a rollback counter and increment
+ * it once (so it can be read)
+ * @tpm:   connection
+ * @index: NV index handle
+ * Return: 0, -EEXIST when @index is defined already (no message), -EPERM
+ * without the owner authorization (empty), or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_counter_define(struct elfsig_tpm *tpm,
+					     uint32_t index);
+
+/**
+ * elfsig_tpm_counter_read() - the counter's value, authenticated
+ * @tpm:      connection (its SRK salts the session)
+ * @index:    NV index handle
+ * @name:     the index's expected name, or NULL: not checked
+ * @name_len: its length
+ * @value:    out
+ * Return: 0, -ENOENT (not defined), -EKEYREJECTED (not a rollback
+ * counter), -ESTALE (another name), -ENODATA (never incremented), or a
+ * negative errno; a message in each case.
+ */
+ELFSIG_TPM_API int elfsig_tpm_counter_read(struct elfsig_tpm *tpm,
+					   uint32_t index, const uint8_t *name,
+					   size_t name_len, uint64_t *value);
+
+/**
+ * elfsig_tpm_counter_advance() - increment the counter @count times
+ * (TPM2_NV_Increment each) and read it
+ * @tpm:      connection
+ * @index:    NV index handle
+ * @name:     expected name, or NULL
+ * @name_len: its length
+ * @count:    increments (0: only read)
+ * @value:    out, the value afterwards
+ * Return: as elfsig_tpm_counter_read().
+ */
+ELFSIG_TPM_API int elfsig_tpm_counter_advance(struct elfsig_tpm *tpm,
+					      uint32_t index, const uint8_t *name,
+					      size_t name_len, unsigned int count,
+					      uint64_t *value);
+
 enum elfsig_tpm_keytype {
 	ELFSIG_TPM_KEY_RSA2048 = 1,
 	ELFSIG_TPM_KEY_ECC_P256 = 2,

@@ -7,7 +7,7 @@ TPM_LIBS     := $(shell pkg-config --libs $(TPM_PKGS) 2>/dev/null)
 
 TPM_LIB_SRCS := tpm/error.c tpm/context.c tpm/srk.c tpm/session.c \
 		tpm/pcr.c tpm/seal.c tpm/sealed_file.c tpm/keygen.c tpm/cert.c \
-		tpm/quote.c tpm/authorize.c
+		tpm/quote.c tpm/authorize.c tpm/nv.c
 TPM_CMD_SRCS := tpm/tool/elfsig-tpm.c tpm/tool/cmd_common.c \
 		tpm/tool/cmd_keygen.c tpm/tool/cmd_seal.c \
 		tpm/tool/cmd_unseal.c tpm/tool/cmd_pcrread.c \
@@ -43,7 +43,8 @@ TPM_WRAPPED := Tss2_TctiLdr_Initialize Tss2_TctiLdr_Finalize Esys_Initialize \
 	       Esys_TR_FromTPMPublic Esys_TR_Close Esys_FlushContext \
 	       Esys_EvictControl Esys_ReadPublic Esys_GetCapability \
 	       Esys_TR_GetName Esys_LoadExternal Esys_VerifySignature \
-	       Esys_PolicyAuthorize
+	       Esys_PolicyAuthorize Esys_NV_ReadPublic Esys_NV_Read \
+	       Esys_NV_Increment Esys_NV_DefineSpace
 $(O)/tests/tpm/unit/mock-esys.o: CPPFLAGS += $(TPM_CFLAGS)
 $(O)/tests/tpm/unit/mock-esys: $(O)/tests/tpm/unit/mock-esys.o $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) $(TPM_WRAPPED:%=-Wl,--wrap=%) -o $@ $^ $(TPM_LIBS)

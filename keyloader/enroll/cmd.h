@@ -23,7 +23,11 @@ struct opts {
 	bool pcrs_set;		/* given on the command line: change them */
 	bool measure_set;
 	bool force;
-	char defaults[5][PATH_MAX];	/* the paths under --dir */
+	uint32_t generation;	/* --generation */
+	bool generation_set;
+	bool bump;		/* epoch --bump */
+	char defaults[6][PATH_MAX];	/* the paths under --dir */
+	char counter_sig[PATH_MAX];
 	/* --platform-ca: create and add refuse a certificate none of these
 	 * issued, as the kernel's CONFIG_ELFSIG_TRUSTED_KEYS would. */
 	const char *platform_ca[ENROLL_MAX_PLATFORM_CA];
@@ -66,6 +70,24 @@ int write_policy(struct kl_policy *pol, const struct opts *o,
 int edit_policy(struct opts *o, const char *cmd, int argc, char **argv,
 		int (*edit)(struct kl_policy *pol, int n, char **args));
 
+/* The rollback counter binding (counter, counter.sig) of this machine at
+ * @generation into @outs[0..1] (the caller frees both .data); with
+ * @lower (--force) the epoch may go down. Return: 0 or EXIT_FAIL. */
+int prepare_binding(const struct opts *o, const struct kl_signer *s,
+		    uint32_t generation, bool lower, struct kl_out *outs);
+/* Every PCR policy of the directory, checked to be the authority's and
+ * signed again under @generation, into @outs (at most @max; paths and
+ * data malloc'ed). Return: how many, or -1 after a message. */
+long resign_pcr_policies(const struct opts *o, const struct kl_policy *pol,
+			 const struct kl_signer *s, uint32_t generation,
+			 struct kl_out *outs, size_t max);
+
+/* The policy (its generation set) and every PCR policy of the directory
+ * signed under pol->generation, and with @bind the counter binding at it,
+ * all written together. Return: 0 or EXIT_FAIL. */
+int write_generation(const struct opts *o, struct kl_policy *pol,
+		     const struct kl_signer *s, bool bind);
+
 /* "the current", "the predicted" or the --pcr-values file, for messages. */
 const char *values_source(const struct opts *o);
 
@@ -78,5 +100,8 @@ int cmd_migrate(struct opts *o, int argc, char **argv);
 int cmd_predict(struct opts *o, int argc, char **argv);
 int cmd_show(struct opts *o, int argc, char **argv);
 int cmd_check(struct opts *o, int argc, char **argv);
+int cmd_counter(struct opts *o, int argc, char **argv);
+int cmd_epoch(struct opts *o, int argc, char **argv);
+int cmd_resign(struct opts *o, int argc, char **argv);
 
 #endif

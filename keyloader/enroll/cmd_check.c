@@ -18,7 +18,11 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	struct elfsig_tpm *tpm = NULL;
 	struct kl_authority a = { 0 };
 	struct kl_policy pol = { 0 };
-	size_t n = 0, bad, used;
+	size_t n = 0, bad, used, m;
+	struct kl_binding b;
+	uint64_t value, epoch;
+	uint8_t srk[ELFSIG_TPM_MAX_NAME];
+	size_t srk_len;
 	int ret = EXIT_FAIL, err;
 
 	if (argc)
@@ -36,12 +40,36 @@ int cmd_check(struct opts *o, int argc, char **argv)
 			o->e.pcrpol_dir);
 		goto out;
 	}
+	if (kl_binding_load(o->e.counter_path, o->e.counter_sig_path, &a, &b) ||
+	    kl_binding_check_machine(&b, o->e.counter_path, topts.srk_name,
+				     topts.srk_name_len, o->e.nv_index))
+		goto out;
 	if (elfsig_tpm_open(&topts, &tpm))
 		goto out;
-	err = kl_unseal_check(tpm, sealed, &a, pps, n, &used);
+	/* Another TPM is said first: its counter is not the bound one. */
+	if (elfsig_tpm_srk_name(tpm, srk, &srk_len))
+		goto out;
+	/* Rollback: what the loader would refuse as revoked. */
+	if (kl_counter_epoch(tpm, &b, &value, &epoch))
+		goto out;
+	if (pol.generation < epoch) {
+		fprintf(stderr, "%s: %s: generation %u is revoked on this machine (epoch %llu)\n",
+			PROG, o->e.policy_path, pol.generation,
+			(unsigned long long)epoch);
+		goto out;
+	}
+	m = kl_pcr_policies_drop_revoked(pps, n, epoch);
+	bad += n - m;
+	if (!m) {
+		fprintf(stderr, "%s: %s: no signed PCR policy of generation %llu or later\n",
+			PROG, o->e.pcrpol_dir, (unsigned long long)epoch);
+		goto out;
+	}
+	err = kl_unseal_check(tpm, sealed, &a, pps, m, &used);
 	if (!err) {
-		printf("%s: signed by the authority, %zu key%s; %s unseals under %s\n",
+		printf("%s: signed by the authority, %zu key%s, generation %u (epoch %llu); %s unseals under %s\n",
 		       o->e.policy_path, pol.nkeys, pol.nkeys == 1 ? "" : "s",
+		       pol.generation, (unsigned long long)epoch,
 		       o->e.sealed_path, pps[used].name);
 		ret = bad ? EXIT_FAIL : EXIT_OK;
 	}

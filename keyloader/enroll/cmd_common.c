@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "elfsig.h"
 
@@ -36,6 +37,15 @@ const char usage_text[] =
 "  check            verify the policy's signature and that the TPM unseals\n"
 "                   the enrolment under an installed PCR policy (as the\n"
 "                   loader would)\n"
+"  counter          bind this machine's rollback counter: define the TPM\n"
+"                   counter (or reuse it) and write counter + counter.sig,\n"
+"                   at the policy's generation (or --generation)\n"
+"  epoch            show the machine's epoch (counter - base): files of an\n"
+"                   older generation are refused; --bump or --generation N\n"
+"                   raises it (revokes now); needs no authority key\n"
+"  resign           sign the policy and every PCR policy again under\n"
+"                   --generation N (default: one more): the older files are\n"
+"                   revoked on each machine's first boot with these\n"
 "\n"
 "Options:\n"
 "  -d, --dir DIR          enrolment directory (default /etc/elfsig): the\n"
@@ -46,6 +56,12 @@ const char usage_text[] =
 "  -s, --sealed FILE      sealed object\n"
 "      --authority FILE   the authority's public key (PEM)\n"
 "      --pcr-policies DIR signed PCR policies\n"
+"      --counter FILE     the rollback counter binding (default DIR/counter;\n"
+"                         its signature FILE.sig)\n"
+"      --nv-index H       the rollback counter's NV index (default 0x0100e15f)\n"
+"      --generation N     create, migrate, counter, resign, sign-pcr-policy,\n"
+"                         epoch: the generation (create: default 0)\n"
+"      --bump             epoch: raise the epoch by one\n"
 "  -K, --authority-key KEY  the authority's private key: a file,\n"
 "                         handle:0x81..., a TSS2 key file or a pkcs11: URI\n"
 "                         (create, add, remove, sign-pcr-policy, migrate)\n"
@@ -68,7 +84,8 @@ const char usage_text[] =
 "                         one of these CA certificates (a PEM bundle or DER;\n"
 "                         repeatable), as a kernel with\n"
 "                         CONFIG_ELFSIG_TRUSTED_KEYS trusting them would\n"
-"  -f, --force            create: replace an existing policy\n"
+"  -f, --force            create: replace an existing policy; counter,\n"
+"                         create, migrate: may lower the machine's epoch\n"
 "  -h, --help             this help\n";
 
 int usage_err(const char *why)
@@ -85,13 +102,19 @@ static int default_paths(struct opts *o)
 	struct kl_enroll_opts *e = &o->e;
 	const char **paths[] = { &e->policy_path, &e->sealed_path,
 				 &e->authority_path, &e->pcrpol_dir,
-				 &e->sig_path };
+				 &e->counter_path, &e->sig_path };
 	static const char *const files[] = { "policy", "policy.sealed",
 					     "authority.pem", "pcr-policies",
-					     NULL };
+					     "counter", NULL };
 
-	return kl_default_paths(o->dir, files, paths, o->defaults,
-				ARRAY_SIZE(paths)) ? EXIT_USAGE : 0;
+	if (kl_default_paths(o->dir, files, paths, o->defaults,
+			     ARRAY_SIZE(paths)))
+		return EXIT_USAGE;
+	if ((size_t)snprintf(o->counter_sig, sizeof(o->counter_sig), "%s.sig",
+			     e->counter_path) >= sizeof(o->counter_sig))
+		return usage_err("--counter: path too long");
+	e->counter_sig_path = o->counter_sig;
+	return 0;
 }
 
 /* "OLD=NEW", each 64 hex digits, optionally "sha256:" first. */
@@ -119,7 +142,8 @@ static int parse_replace(const char *arg, struct kl_enroll_opts *e)
 int parse_opts(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
-	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE, OPT_PLATFORM_CA };
+	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE, OPT_PLATFORM_CA,
+	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP };
 	static const struct option longopts[] = {
 		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
@@ -137,6 +161,10 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		{ "tcti",	 required_argument, NULL, 'T' },
 		{ "srk-handle",	 required_argument, NULL, OPT_SRK },
 		{ "platform-ca", required_argument, NULL, OPT_PLATFORM_CA },
+		{ "counter",	 required_argument, NULL, OPT_COUNTER },
+		{ "nv-index",	 required_argument, NULL, OPT_NV },
+		{ "generation",	 required_argument, NULL, OPT_GEN },
+		{ "bump",	 no_argument,	    NULL, OPT_BUMP },
 		{ "force",	 no_argument,	    NULL, 'f' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -148,6 +176,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 	o->dir = "/etc/elfsig";
 	o->pcrs = KL_DEFAULT_PCRS;
 	o->measure_pcr = KL_DEFAULT_MEASURE_PCR;
+	o->e.nv_index = KL_DEFAULT_NV_INDEX;
 	while ((opt = getopt_long(argc, argv, "d:p:s:K:o:T:fh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
@@ -166,6 +195,20 @@ int parse_opts(struct opts *o, int argc, char **argv)
 			o->pcrs_set = true;
 			break;
 		case OPT_VALUES: o->e.pcr_values = optarg; break;
+		case OPT_COUNTER: o->e.counter_path = optarg; break;
+		case OPT_BUMP: o->bump = true; break;
+		case OPT_GEN:
+			if (kl_parse_generation(optarg, &o->generation))
+				return usage_err("--generation: expected 0..1000000000");
+			o->generation_set = true;
+			break;
+		case OPT_NV:
+			errno = 0;
+			v = strtoul(optarg, &end, 0);
+			if (errno || *end || v < 0x01000000UL || v > 0x01ffffffUL)
+				return usage_err("--nv-index: expected an NV index 0x01xxxxxx");
+			o->e.nv_index = (uint32_t)v;
+			break;
 		case OPT_EVLOG: o->e.event_log = optarg; break;
 		case OPT_REPLACE:
 			if (parse_replace(optarg, &o->e))
@@ -203,6 +246,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		return usage_err("--pcr-values and --event-log: give one");
 	if (o->e.nreplace && !o->e.event_log)
 		return usage_err("--replace-digest needs --event-log");
+	if (o->bump && (strcmp(argv[0], "epoch") || o->generation_set))
+		return usage_err("--bump: only with epoch, without --generation");
 	if (o->nplatform_ca && strcmp(argv[0], "create") &&
 	    strcmp(argv[0], "add"))
 		return usage_err("--platform-ca: only with create and add");
@@ -451,7 +496,7 @@ out:
 int write_enrolment(struct kl_policy *pol, const struct opts *o,
 		    const struct kl_signer *s)
 {
-	struct kl_out outs[5] = { 0 };
+	struct kl_out outs[7] = { 0 };
 	size_t n = 0, pcrpol = ARRAY_SIZE(outs), len, slen, plen, sig_len;
 	uint8_t *sealed = NULL, *sig = NULL;
 	char *text = NULL, *pem = NULL;
@@ -464,6 +509,9 @@ int write_enrolment(struct kl_policy *pol, const struct opts *o,
 	if (prepare_pcr_policy(pol, o, s, &outs[n]))
 		goto out;
 	pcrpol = n++;
+	if (prepare_binding(o, s, pol->generation, o->force, &outs[n]))
+		goto out;
+	n += 2;
 	outs[n++] = (struct kl_out){ .path = o->e.sealed_path, .data = sealed,
 				     .len = slen, .mode = 0644 };
 	outs[n++] = (struct kl_out){ .path = o->e.authority_path, .data = pem,
@@ -486,6 +534,122 @@ out:
 	free(sig);
 	free(text);
 	free(pem);
+	return ret;
+}
+
+int prepare_binding(const struct opts *o, const struct kl_signer *s,
+		    uint32_t generation, bool lower, struct kl_out *outs)
+{
+	char *text;
+	uint8_t *sig;
+	size_t len, sig_len;
+	uint64_t epoch;
+
+	if (kl_enroll_bind(&o->e, s, generation, lower, &text, &len, &sig,
+			   &sig_len, &epoch))
+		return EXIT_FAIL;
+	outs[0] = (struct kl_out){ .path = o->e.counter_sig_path, .data = sig,
+				   .len = sig_len, .mode = 0644 };
+	outs[1] = (struct kl_out){ .path = o->e.counter_path, .data = text,
+				   .len = len, .mode = 0644 };
+	printf("%s: rollback counter 0x%08x bound, epoch %llu\n",
+	       o->e.counter_path, o->e.nv_index, (unsigned long long)epoch);
+	return 0;
+}
+
+long resign_pcr_policies(const struct opts *o, const struct kl_policy *pol,
+			 const struct kl_signer *s, uint32_t generation,
+			 struct kl_out *outs, size_t max)
+{
+	char **names = NULL;
+	size_t n = 0, i, k = 0;
+	long ret = -1;
+	int dfd;
+
+	if (kl_dir_list(o->e.pcrpol_dir, "signed PCR policy directory",
+			KL_PCRPOL_MAX_FILES, &dfd, &names, &n))
+		return -1;
+	for (i = 0; i < n && k < max; i++) {
+		struct kl_pcr_policy pp;
+		uint8_t *buf;
+		char *path, *text;
+		size_t len;
+		int err;
+
+		if (asprintf(&path, "%s/%s", o->e.pcrpol_dir, names[i]) < 0)
+			goto out;
+		err = kl_read_file(AT_FDCWD, path, KL_PCRPOL_MAX_SIZE, &buf,
+				   &len);
+		if (!err) {
+			err = kl_pcr_policy_parse(buf, len, path, &pp);
+			free(buf);
+		}
+		/* Nothing the authority did not approve is blessed anew. */
+		if (!err) {
+			err = kl_pcr_policy_resign(&pp, pol, s, generation,
+						   &text, &len);
+			kl_pcr_policy_clear(&pp);
+		}
+		if (err) {
+			fprintf(stderr, "%s: %s: not signed again: nothing written\n",
+				PROG, path);
+			free(path);
+			goto out;
+		}
+		outs[k++] = (struct kl_out){ .path = path, .data = text,
+					     .len = len, .mode = 0644 };
+	}
+	ret = (long)k;
+out:
+	if (ret < 0)
+		for (i = 0; i < k; i++) {
+			free((void *)outs[i].data);
+			free((char *)outs[i].path);
+		}
+	kl_names_free(names, n);
+	close(dfd);
+	return ret;
+}
+
+int write_generation(const struct opts *o, struct kl_policy *pol,
+		     const struct kl_signer *s, bool bind)
+{
+	struct kl_out outs[KL_PCRPOL_MAX_FILES + 4] = { 0 };
+	uint8_t *sig = NULL;
+	char *text = NULL;
+	size_t len, sig_len, i, n;
+	long k;
+	int ret = EXIT_FAIL;
+
+	k = resign_pcr_policies(o, pol, s, pol->generation, outs,
+				KL_PCRPOL_MAX_FILES);
+	if (k < 0)
+		return EXIT_FAIL;
+	n = (size_t)k;
+	if (bind) {
+		if (prepare_binding(o, s, pol->generation, o->force, &outs[n]))
+			goto out;
+		n += 2;
+	}
+	if (kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len))
+		goto out;
+	/* The signature before the policy (a crash in between fails
+	 * closed), everything else before both. */
+	outs[n++] = (struct kl_out){ .path = o->e.sig_path, .data = sig,
+				     .len = sig_len, .mode = 0644 };
+	outs[n++] = (struct kl_out){ .path = o->e.policy_path, .data = text,
+				     .len = len, .mode = 0644 };
+	if (!kl_write_all(outs, n)) {
+		printf("%s: policy version %d, generation %u, signed; %ld PCR polic%s signed again\n",
+		       o->e.policy_path, KL_POLICY_VERSION, pol->generation, k,
+		       k == 1 ? "y" : "ies");
+		ret = EXIT_OK;
+	}
+out:
+	for (i = 0; i < n; i++)
+		free((void *)outs[i].data);
+	for (i = 0; i < (size_t)k; i++)
+		free((char *)outs[i].path);
 	return ret;
 }
 

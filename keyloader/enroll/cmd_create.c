@@ -26,6 +26,7 @@ int cmd_create(struct opts *o, int argc, char **argv)
 	if (elfsig_tpm_pcrsel_parse(o->pcrs, &pol.sel))
 		return EXIT_USAGE;
 	pol.measure_pcr = o->measure_pcr;
+	pol.generation = o->generation;
 	if (kl_policy_check_pcrs(&pol.sel, pol.measure_pcr))
 		return EXIT_USAGE;
 	/* Before anything is signed or sealed: the kernel would refuse it. */

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd_migrate.c - elfsig-enroll migrate: a version 1 enrolment (the policy's
- * digest sealed to one PCR state) becomes a signed one. The TPM must still
- * release the old digest for exactly this policy, so an edited file is
- * never blessed by the authority.
+ * cmd_migrate.c - elfsig-enroll migrate: an older enrolment becomes a
+ * current one (policy version 3, PCR policies version 2, a rollback
+ * counter binding).
+ *
+ * Version 1 (the policy's digest sealed to one PCR state): the TPM must
+ * still release the old digest for exactly this policy, so an edited file
+ * is never blessed by the authority. Version 2 (signed, no generation):
+ * the policy's signature must verify, and so must every PCR policy's
+ * approval before it is signed again with a generation.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +50,29 @@ out:
 	return ret;
 }
 
+/* Version 2: signed by this authority, with no generation yet. */
+static int migrate_v2(struct opts *o, const struct kl_signer *s,
+		      struct kl_policy *pol, const uint8_t *buf, size_t len)
+{
+	uint8_t *sig = NULL;
+	size_t sig_len;
+	int err;
+
+	if (kl_read_file(AT_FDCWD, o->e.sig_path, KL_PCRPOL_MAX_SIG, &sig,
+			 &sig_len))
+		return EXIT_FAIL;
+	err = kl_policy_verify_bytes(pol, buf, len, sig, sig_len, &s->auth,
+				     o->e.policy_path);
+	free(sig);
+	if (err) {
+		fprintf(stderr, "%s: %s: not migrated: not signed by this authority\n",
+			PROG, o->e.policy_path);
+		return EXIT_FAIL;
+	}
+	pol->generation = o->generation;
+	return write_generation(o, pol, s, true);
+}
+
 int cmd_migrate(struct opts *o, int argc, char **argv)
 {
 	struct kl_policy pol = { 0 };
@@ -63,11 +91,16 @@ int cmd_migrate(struct opts *o, int argc, char **argv)
 			 &len) ||
 	    kl_policy_parse(buf, len, o->e.policy_path, &pol))
 		goto out;
+	if (pol.version == 2) {
+		ret = migrate_v2(o, &s, &pol, buf, len);
+		goto out;
+	}
 	if (pol.version != 1) {
 		fprintf(stderr, "%s: %s: policy version %u, nothing to migrate\n",
 			PROG, o->e.policy_path, pol.version);
 		goto out;
 	}
+	pol.generation = o->generation;
 	if (!verify_v1(o, buf, len, &pol))
 		ret = write_enrolment(&pol, o, &s);
 out:

@@ -26,6 +26,9 @@ int cmd_show(struct opts *o, int argc, char **argv)
 	if (pol.version >= 2)
 		printf("authority sha256:%s (signature not checked: use check)\n",
 		       hex);
+	if (pol.version >= 3)
+		printf("generation %u (the machine's epoch: elfsig-enroll epoch)\n",
+		       pol.generation);
 	for (i = 0; i < pol.nkeys; i++) {
 		common_hex(pol.keys[i].fp, KL_FP_LEN, hex);
 		printf("sha256:%s %s\n", hex,

@@ -31,6 +31,9 @@ int cmd_sign_pcr_policy(struct opts *o, int argc, char **argv)
 	if (ret)
 		goto out;
 	ret = EXIT_FAIL;
+	/* The policy's generation, or another (a file shipped ahead). */
+	if (o->generation_set)
+		pol.generation = o->generation;
 	if (!o->e.out && mkdir(o->e.pcrpol_dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "%s: %s: %s\n", PROG, o->e.pcrpol_dir,
 			strerror(errno));

@@ -11,6 +11,10 @@
  *   migrate          a version 1 enrolment becomes a signed one
  *   show             list the enrolled keys
  *   check            would the loader accept the enrolment now?
+ *   counter          bind this machine's rollback counter (define it)
+ *   epoch            show the machine's epoch, or raise it
+ *   resign           sign the policy and every PCR policy again under a
+ *                    new generation (revokes the older files)
  *
  * The policy is signed by the enrolment authority; the sealed object opens
  * under the PCR policies it signs. Every command that changes something
@@ -18,6 +22,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -36,6 +41,9 @@ static const struct {
 	{ "migrate", cmd_migrate },
 	{ "show", cmd_show },
 	{ "check", cmd_check },
+	{ "counter", cmd_counter },
+	{ "epoch", cmd_epoch },
+	{ "resign", cmd_resign },
 };
 
 int main(int argc, char **argv)
@@ -47,6 +55,10 @@ int main(int argc, char **argv)
 	elfsig_tpm_set_error_callback(common_stderr_error, (void *)PROG);
 	/* the authority key */
 	elfsig_set_error_callback(common_stderr_error, (void *)PROG);
+	/* tpm2-tss logs TPM errors to stderr on its own (an NV index not
+	 * defined yet is expected); ours say what failed. TSS2_LOG set by
+	 * the caller wins. */
+	setenv("TSS2_LOG", "all+none", 0);
 	if (argc < 2)
 		return usage_err("no command given");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

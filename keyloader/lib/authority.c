@@ -134,17 +134,12 @@ int kl_authority_verify_digest(const struct kl_authority *a,
 	return ok ? 0 : -EBADMSG;
 }
 
-int kl_policy_check_signature(const struct kl_policy *pol, const uint8_t *buf,
-			      size_t len, const uint8_t *sig, size_t sig_len,
-			      const struct kl_authority *a, const char *path)
+int kl_policy_verify_bytes(const struct kl_policy *pol, const uint8_t *buf,
+			   size_t len, const uint8_t *sig, size_t sig_len,
+			   const struct kl_authority *a, const char *path)
 {
 	uint8_t digest[KL_FP_LEN];
 
-	if (pol->version < KL_POLICY_VERSION) {
-		kl_err("%s: policy format version %u is sealed to one PCR state and not signed by an enrolment authority: refused, migrate it with elfsig-enroll migrate --authority-key KEY",
-		       path, pol->version);
-		return -EPROTO;
-	}
 	if (memcmp(pol->authority, a->fp, KL_FP_LEN)) {
 		kl_err("%s: names another enrolment authority than the configured one",
 		       path);
@@ -158,4 +153,21 @@ int kl_policy_check_signature(const struct kl_policy *pol, const uint8_t *buf,
 		return -EBADE;
 	}
 	return 0;
+}
+
+int kl_policy_check_signature(const struct kl_policy *pol, const uint8_t *buf,
+			      size_t len, const uint8_t *sig, size_t sig_len,
+			      const struct kl_authority *a, const char *path)
+{
+	if (pol->version < 2) {
+		kl_err("%s: policy format version %u is sealed to one PCR state and not signed by an enrolment authority: refused, migrate it with elfsig-enroll migrate --authority-key KEY",
+		       path, pol->version);
+		return -EPROTO;
+	}
+	if (pol->version < KL_POLICY_VERSION) {
+		kl_err("%s: policy format version %u has no generation (no rollback protection): refused, migrate it with elfsig-enroll migrate --authority-key KEY",
+		       path, pol->version);
+		return -EPROTO;
+	}
+	return kl_policy_verify_bytes(pol, buf, len, sig, sig_len, a, path);
 }

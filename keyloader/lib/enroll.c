@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/crypto.h>
 
@@ -152,8 +153,8 @@ int kl_enroll_pcr_policy(const struct kl_enroll_opts *o,
 	if (!err)
 		err = elfsig_tpm_pcr_policy_digest(&vals, approved);
 	if (!err)
-		err = kl_pcr_policy_sign(&vals, &s->auth, s->sign, s->ctx, text,
-					 len);
+		err = kl_pcr_policy_sign(&vals, pol->generation, &s->auth,
+					 s->sign, s->ctx, text, len);
 	if (err)
 		return err;
 	/* Named after the state: signing it again replaces the same file. */
@@ -293,4 +294,129 @@ int kl_sealed_check(const struct elfsig_tpm_sealed *sealed, const char *path,
 		return -EBADE;
 	}
 	return 0;
+}
+
+/* The binding in place, if it is the authority's for this TPM and
+ * counter (anything else is replaced, and said so). */
+static bool old_binding(const struct kl_enroll_opts *o,
+			const struct kl_authority *a, const uint8_t *srk,
+			size_t srk_len, const struct elfsig_tpm_nv_info *nv,
+			struct kl_binding *b)
+{
+	if (access(o->counter_path, F_OK))
+		return false;
+	if (kl_binding_load(o->counter_path, o->counter_sig_path, a, b) ||
+	    kl_binding_check_machine(b, o->counter_path, srk, srk_len,
+				     o->nv_index))
+		goto replaced;
+	if (b->nv_name_len == nv->name_len &&
+	    !memcmp(b->nv_name, nv->name, nv->name_len))
+		return true;
+	kl_err("%s: binds another counter at 0x%08x (defined again?)",
+	       o->counter_path, o->nv_index);
+replaced:
+	kl_err("%s: replaced by a new binding", o->counter_path);
+	return false;
+}
+
+/* Define the counter, or take the one there if it is a rollback counter. */
+static int counter_ready(struct elfsig_tpm *tpm, uint32_t index,
+			 struct elfsig_tpm_nv_info *nv)
+{
+	int err = elfsig_tpm_counter_define(tpm, index);
+
+	if (err && err != -EEXIST)
+		return err;
+	err = elfsig_tpm_nv_info(tpm, index, nv);
+	if (err == -ENOENT)
+		kl_err("NV index 0x%08x vanished", index);
+	if (!err && elfsig_tpm_counter_check(nv)) {
+		kl_err("NV index 0x%08x is taken by something else: choose another with --nv-index",
+		       index);
+		err = -EEXIST;
+	}
+	if (!err && !(nv->attributes & ELFSIG_TPM_NV_WRITTEN)) {
+		uint64_t v;
+
+		/* Defined again by someone and never incremented. */
+		err = elfsig_tpm_counter_advance(tpm, index, NULL, 0, 1, &v);
+		if (!err)
+			err = elfsig_tpm_nv_info(tpm, index, nv);
+	}
+	return err;
+}
+
+int kl_enroll_bind(const struct kl_enroll_opts *o, const struct kl_signer *s,
+		   uint32_t generation, bool lower, char **text, size_t *len,
+		   uint8_t **sig, size_t *sig_len, uint64_t *epoch)
+{
+	struct elfsig_tpm_opts topts = {
+		.tcti = o->tcti, .srk_handle = o->srk_handle,
+	};
+	struct elfsig_tpm_nv_info nv;
+	struct kl_binding b = { 0 }, old;
+	struct elfsig_tpm *tpm;
+	uint8_t digest[KL_FP_LEN];
+	uint64_t value, steps = 0;
+	int err;
+
+	*text = NULL;
+	*sig = NULL;
+	err = elfsig_tpm_open(&topts, &tpm);
+	if (err)
+		return err;
+	err = elfsig_tpm_srk_name(tpm, b.srk_name, &b.srk_name_len);
+	if (!err)
+		err = counter_ready(tpm, o->nv_index, &nv);
+	if (!err)
+		err = elfsig_tpm_counter_read(tpm, o->nv_index, nv.name,
+					      nv.name_len, &value);
+	if (err)
+		goto out;
+	b.nv_index = o->nv_index;
+	memcpy(b.nv_name, nv.name, nv.name_len);
+	b.nv_name_len = nv.name_len;
+	memcpy(b.authority, s->auth.fp, KL_FP_LEN);
+	if (old_binding(o, &s->auth, b.srk_name, b.srk_name_len, &nv, &old) &&
+	    value >= old.base && (value - old.base <= generation || !lower)) {
+		/* Bases only go up: an older binding never lowers the epoch. */
+		if (value - old.base > generation) {
+			kl_err("the machine's epoch is %llu, above generation %u: lowering it re-admits revoked files; --force to do so",
+			       (unsigned long long)(value - old.base), generation);
+			err = -ERANGE;
+			goto out;
+		}
+		b.base = old.base;
+		steps = generation - (value - old.base);
+	} else if (value >= generation) {
+		b.base = value - generation;
+	} else {
+		steps = generation - value;
+	}
+	if (steps > KL_ENROLL_ADVANCE_MAX) {
+		kl_err("generation %u needs %llu counter increments, more than %d: bind at a lower generation",
+		       generation, (unsigned long long)steps,
+		       KL_ENROLL_ADVANCE_MAX);
+		err = -ERANGE;
+		goto out;
+	}
+	if (steps)
+		err = elfsig_tpm_counter_advance(tpm, o->nv_index, nv.name,
+						 nv.name_len, (unsigned int)steps,
+						 &value);
+	if (err)
+		goto out;
+	*epoch = value - b.base;
+	err = kl_binding_format(&b, text, len);
+	if (err)
+		goto out;
+	kl_sha256(*text, *len, digest);
+	err = s->sign(s->ctx, digest, sig, sig_len);
+out:
+	elfsig_tpm_close(tpm);
+	if (err) {
+		free(*text);
+		*text = NULL;
+	}
+	return err;
 }

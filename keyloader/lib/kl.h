@@ -20,7 +20,8 @@
 #include "elfsig_tpm.h"
 
 #define KL_FP_LEN		32		/* SHA-256 fingerprint */
-#define KL_POLICY_VERSION	2		/* signed by an enrolment authority */
+#define KL_POLICY_VERSION	3		/* signed, with a generation */
+#define KL_GENERATION_MAX	1000000000u	/* larger generations are refused */
 #define KL_POLICY_MAX_SIZE	(1024 * 1024)	/* larger policy files are refused */
 #define KL_POLICY_MAX_LINE	1024
 #define KL_MAX_KEYS		4096		/* enrolled keys, certificate files */
@@ -94,6 +95,9 @@ void kl_names_free(char **names, size_t n);
  */
 int kl_default_paths(const char *dir, const char *const *files,
 		     const char **paths[], char (*bufs)[PATH_MAX], size_t n);
+/** kl_parse_u64() - a decimal number 0..@max, no sign, no leading zeros.
+ * Return: 0 or -EBADMSG. */
+int kl_parse_u64(const char *s, uint64_t max, uint64_t *out);
 /** kl_split_directive() - "word   value  " into word and value, both
  * trimmed, in place. */
 void kl_split_directive(char *line, char **word, char **value);
@@ -105,11 +109,14 @@ struct kl_policy_key {
 };
 
 struct kl_policy {
-	unsigned int version;		/* 1: sealed digest, 2: signed */
+	unsigned int version;		/* 1: sealed digest, 2: signed,
+					 * 3: with a generation */
 	uint8_t authority[KL_FP_LEN];	/* v2: SHA-256 of the authority's
 					 * DER SubjectPublicKeyInfo */
 	struct elfsig_tpm_pcrsel sel;	/* PCRs the digest is sealed to */
 	unsigned int measure_pcr;	/* PCR the loader extends */
+	uint32_t generation;		/* v3: refused below the machine's
+					 * epoch (rollback counter) */
 	size_t nkeys;
 	struct kl_policy_key *keys;
 };
@@ -129,6 +136,9 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 		    struct kl_policy *pol);
 /** kl_policy_format() - the canonical text of @pol; free(*buf). */
 int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len);
+/** kl_parse_generation() - a generation number, decimal, 0..
+ * KL_GENERATION_MAX, no leading zeros. Return: 0 or -EBADMSG. */
+int kl_parse_generation(const char *s, uint32_t *out);
 /** kl_policy_find() - Return: index of @fp in @pol, or -1. */
 long kl_policy_find(const struct kl_policy *pol, const uint8_t fp[KL_FP_LEN]);
 /** kl_policy_add() - add a key (no-op if present). Return: 0, 1 if it was
@@ -383,9 +393,14 @@ void kl_authority_free(struct kl_authority *a);
 int kl_policy_check_signature(const struct kl_policy *pol, const uint8_t *buf,
 			      size_t len, const uint8_t *sig, size_t sig_len,
 			      const struct kl_authority *a, const char *path);
+/** kl_policy_verify_bytes() - the signature check alone, for any signed
+ * version (migration reads version 2). Return: 0 or -EBADE. */
+int kl_policy_verify_bytes(const struct kl_policy *pol, const uint8_t *buf,
+			   size_t len, const uint8_t *sig, size_t sig_len,
+			   const struct kl_authority *a, const char *path);
 
 /* ---- pcrpolicy.c ---- */
-#define KL_PCRPOL_VERSION	1
+#define KL_PCRPOL_VERSION	2		/* with a signed generation */
 #define KL_PCRPOL_MAX_SIZE	(16 * 1024)	/* larger files are refused */
 #define KL_PCRPOL_MAX_FILES	64		/* per directory */
 #define KL_PCRPOL_MAX_SIG	512		/* RSA-4096 */
@@ -401,7 +416,18 @@ struct kl_pcr_policy {
 	uint8_t approved[ELFSIG_TPM_POLICY_SIZE]; /* PolicyPCR digest */
 	uint8_t sig[KL_PCRPOL_MAX_SIG];
 	size_t sig_len;
+	unsigned int version;			/* 1: no generation (refused) */
+	uint32_t generation;			/* v2 */
+	uint8_t gen_sig[KL_PCRPOL_MAX_SIG];	/* over kl_pcr_policy_gen_tbs() */
+	size_t gen_sig_len;
 };
+
+/* What the authority signs to give a PCR policy its generation (in
+ * software: the TPM checks only the approval): SHA-256 of this tag, a NUL,
+ * the approved policy digest and the generation (32 bits, big-endian). */
+#define KL_GENERATION_TAG	"elfsig-pcr-policy-generation"
+void kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
+			   uint32_t generation, uint8_t out[KL_FP_LEN]);
 
 /**
  * kl_pcr_policy_parse() - parse a signed PCR policy file image
@@ -418,8 +444,9 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 			struct kl_pcr_policy *pp);
 /**
  * kl_pcr_policy_sign() - approve @vals: compute the policy digest and sign
- * it through @sign
+ * it through @sign, and its generation
  * @vals: the PCR state
+ * @generation: the generation it is issued under
  * @a:    the authority (its fingerprint goes into the file)
  * @sign: signs a SHA-256 digest: 0 and a malloc'ed signature, or -errno
  * @ctx:  for @sign
@@ -428,18 +455,20 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
  * Return: 0 or a negative errno.
  */
 int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
-		       const struct kl_authority *a,
+		       uint32_t generation, const struct kl_authority *a,
 		       int (*sign)(void *ctx, const uint8_t digest[KL_FP_LEN],
 				   uint8_t **sig, size_t *sig_len),
 		       void *ctx, char **text, size_t *len);
 /**
  * kl_pcr_policy_check() - may a signed PCR policy be used with this
  * enrolment? Its selection must be the policy's, its authority @a, and
- * its signature must verify (in software; the TPM checks it again)
+ * its signature must verify (in software; the TPM checks it again), and
+ * so must its generation's (version 2; version 1 is refused)
  * @pp:  the signed PCR policy
  * @pol: the enrolment policy
  * @a:   the configured authority
- * Return: 0 or -EBADE with a message.
+ * Return: 0, -EPROTO for version 1 (the message names the command), or
+ * -EBADE with a message.
  */
 int kl_pcr_policy_check(const struct kl_pcr_policy *pp,
 			const struct kl_policy *pol,
@@ -510,6 +539,95 @@ int kl_eventlog_replay(const uint8_t *buf, size_t len, const char *name,
 		       const struct elfsig_tpm_pcrsel *sel,
 		       struct elfsig_tpm_pcr_values *vals);
 
+/* ---- counter.c ---- */
+#define KL_BINDING_VERSION	1
+#define KL_BINDING_MAX_SIZE	4096
+#define KL_DEFAULT_NV_INDEX	0x0100e15fu	/* owner range: "e15f" */
+#define KL_ADVANCE_MAX		16	/* NV_Increment per loader run */
+#define KL_ENROLL_ADVANCE_MAX	4096	/* per elfsig-enroll command */
+
+/* A machine's rollback counter, as the authority bound it (the files
+ * counter and counter.sig). epoch = counter - base. */
+struct kl_binding {
+	uint8_t authority[KL_FP_LEN];
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];	/* the machine's TPM */
+	size_t srk_name_len;
+	uint32_t nv_index;
+	uint8_t nv_name[ELFSIG_TPM_MAX_NAME];	/* the counter's TPM name */
+	size_t nv_name_len;
+	uint64_t base;
+};
+
+/** kl_binding_parse() - strict parser (fixed line order). Return: 0 or
+ * -EBADMSG with a message. */
+int kl_binding_parse(const uint8_t *buf, size_t len, const char *name,
+		     struct kl_binding *b);
+/** kl_binding_format() - the file's text (malloc'ed). Return: 0 or
+ * -ENOMEM. */
+int kl_binding_format(const struct kl_binding *b, char **text, size_t *len);
+/**
+ * kl_binding_load() - read and parse a binding, and check that @a signed
+ * exactly these bytes (detached signature, SHA-256, like the policy's)
+ * @path:     the binding
+ * @sig_path: its signature
+ * @a:        the configured authority
+ * @b:        out
+ * Return: 0, -ENOENT (no binding: the message names elfsig-enroll
+ * counter), -EBADE (another authority, a bad signature), or another
+ * negative errno; one message in each case.
+ */
+int kl_binding_load(const char *path, const char *sig_path,
+		    const struct kl_authority *a, struct kl_binding *b);
+/** kl_binding_check_machine() - is @b for this TPM (the sealed object's
+ * SRK name) and the configured index? Return: 0 or -EBADE with a
+ * message. */
+int kl_binding_check_machine(const struct kl_binding *b, const char *path,
+			     const uint8_t *srk_name, size_t srk_name_len,
+			     uint32_t nv_index);
+/**
+ * kl_counter_epoch() - the machine's epoch: the bound counter (its name
+ * checked, the value authenticated by the TPM) minus the base
+ * @tpm:   connection (pinned to the SRK)
+ * @b:     the verified binding
+ * @value: out, the counter
+ * @epoch: out
+ * Return: 0, an errno of elfsig_tpm_counter_read(), or -ERANGE for a
+ * value below the base; a message in each case (kl_counter_reason()).
+ */
+int kl_counter_epoch(struct elfsig_tpm *tpm, const struct kl_binding *b,
+		     uint64_t *value, uint64_t *epoch);
+/**
+ * kl_counter_advance() - raise the epoch towards @target, by at most
+ * @max increments
+ * @tpm:    connection
+ * @b:      the binding
+ * @epoch:  the epoch now
+ * @target: the epoch wanted (nothing happens when not above @epoch)
+ * @max:    increments at most
+ * @after:  out, the epoch reached
+ * Return: 0 or a negative errno.
+ */
+int kl_counter_advance(struct elfsig_tpm *tpm, const struct kl_binding *b,
+		       uint64_t epoch, uint64_t target, unsigned int max,
+		       uint64_t *after);
+/** kl_pcr_policies_drop_revoked() - move the PCR policies of a
+ * generation below @epoch (one line each) after the others, which keep
+ * their order. Return: how many are usable (the first ones). */
+size_t kl_pcr_policies_drop_revoked(struct kl_pcr_policy *pps, size_t n,
+				    uint64_t epoch);
+/**
+ * kl_pcr_policies_match() - which of @pps approves the current PCR
+ * values, as read (unauthenticated: only to say why nothing opened)
+ * @tpm: connection
+ * @pps: the PCR policies
+ * @n:   how many
+ * Return: its index, or -1 (none, or the PCRs could not be read).
+ */
+long kl_pcr_policies_match(struct elfsig_tpm *tpm,
+			   const struct kl_pcr_policy *pps, size_t n);
+/** kl_counter_reason() - a few words for a kl_counter_epoch() errno. */
+const char *kl_counter_reason(int err);
+
 /* ---- enroll.c ---- */
 struct kl_enroll_opts {
 	const char *policy_path;
@@ -524,6 +642,9 @@ struct kl_enroll_opts {
 	size_t nreplace;
 	const char *tcti;
 	uint32_t srk_handle;
+	const char *counter_path;	/* the rollback counter binding */
+	const char *counter_sig_path;	/* its signature */
+	uint32_t nv_index;		/* the counter */
 };
 
 /* Signs SHA-256 digests with the authority's private key (elfsig-enroll
@@ -620,6 +741,47 @@ int kl_enroll_pcr_values(const struct kl_enroll_opts *o,
 int kl_enroll_pcr_policy(const struct kl_enroll_opts *o,
 			 const struct kl_policy *pol, const struct kl_signer *s,
 			 char **text, size_t *len, char **path);
+
+/**
+ * kl_enroll_bind() - this machine's rollback counter, bound at @generation:
+ * the counter is defined if need be (or reused), and the binding signed
+ * @o:          the paths, TPM options and index
+ * @s:          the authority's signer
+ * @generation: the epoch the machine shall be at
+ * @lower:      may the epoch go down (the binding's base up)?
+ * @text:       out, the binding (malloc'ed)
+ * @len:        out, its length
+ * @sig:        out, its signature (malloc'ed)
+ * @sig_len:    out, its length
+ * @epoch:      out, the machine's epoch now
+ *
+ * With a valid binding of this TPM and counter already in place, an
+ * epoch below @generation is raised by incrementing the counter (the
+ * base stays: an older binding can then only give a higher epoch);
+ * one above it is lowered (a new base) only with @lower. Without one,
+ * base = counter - @generation (the counter advanced first if below).
+ * Return: 0 or a negative errno, with a message.
+ */
+int kl_enroll_bind(const struct kl_enroll_opts *o, const struct kl_signer *s,
+		   uint32_t generation, bool lower, char **text, size_t *len,
+		   uint8_t **sig, size_t *sig_len, uint64_t *epoch);
+
+/**
+ * kl_pcr_policy_resign() - a PCR policy the authority signed (any
+ * version: its approval signature is checked), signed again under
+ * @generation
+ * @pp:         the parsed file
+ * @pol:        the enrolment policy (its selection)
+ * @s:          the authority's signer
+ * @generation: the new generation
+ * @text:       out, the file (malloc'ed)
+ * @len:        out, its length
+ * Return: 0, -EBADE when the file is not the authority's, or a negative
+ * errno.
+ */
+int kl_pcr_policy_resign(const struct kl_pcr_policy *pp,
+			 const struct kl_policy *pol, const struct kl_signer *s,
+			 uint32_t generation, char **text, size_t *len);
 
 /**
  * kl_sealed_pin() - pin @opts to the storage root key @sealed was sealed

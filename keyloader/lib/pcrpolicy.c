@@ -16,8 +16,8 @@
 #include "kl.h"
 
 #define HEADER_WORD	"elfsig-pcr-policy"
-/* The signature line of an RSA-4096 key is the longest. */
-#define PCRPOL_MAX_LINE	(16 + 2 * KL_PCRPOL_MAX_SIG)
+/* The (generation-)signature line of an RSA-4096 key is the longest. */
+#define PCRPOL_MAX_LINE	(32 + 2 * KL_PCRPOL_MAX_SIG)
 
 void kl_pcr_policy_clear(struct kl_pcr_policy *pp)
 {
@@ -72,7 +72,8 @@ static int parse_pcr(const char *v, struct elfsig_tpm_pcr_values *vals,
 int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 			struct kl_pcr_policy *pp)
 {
-	enum { HEADER, AUTHORITY, PCRS, VALUES, SIGNATURE, DONE } want = HEADER;
+	enum { HEADER, AUTHORITY, GENERATION, PCRS, VALUES, SIGNATURE,
+	       GENSIG, DONE } want = HEADER;
 	char line[PCRPOL_MAX_LINE + 1];
 	uint8_t digest[ELFSIG_TPM_POLICY_SIZE];
 	size_t pos = 0, lineno = 0;
@@ -95,15 +96,25 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 			continue;
 		/* One fixed order: the file reads the same for everyone. */
 		if (want == HEADER) {
-			if (strcmp(word, HEADER_WORD) || strcmp(value, "1"))
+			/* Version 1 is read, to be signed again with a
+			 * generation (kl_pcr_policy_check refuses it). */
+			if (strcmp(word, HEADER_WORD) ||
+			    (strcmp(value, "1") && strcmp(value, "2")))
 				bad("%s:%zu: expected \"%s %d\"", name, lineno,
 				    HEADER_WORD, KL_PCRPOL_VERSION);
+			pp->version = (unsigned int)(value[0] - '0');
 			want = AUTHORITY;
 		} else if (want == AUTHORITY) {
 			if (strcmp(word, "authority") ||
 			    parse_fp(value, pp->authority))
 				bad("%s:%zu: expected \"authority sha256:<64 hex digits>\"",
 				    name, lineno);
+			want = pp->version >= 2 ? GENERATION : PCRS;
+		} else if (want == GENERATION) {
+			if (strcmp(word, "generation") ||
+			    kl_parse_generation(value, &pp->generation))
+				bad("%s:%zu: expected \"generation N\" (0..%u)",
+				    name, lineno, KL_GENERATION_MAX);
 			want = PCRS;
 		} else if (want == PCRS) {
 			if (strcmp(word, "pcrs") ||
@@ -135,6 +146,16 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 				bad("%s:%zu: expected \"signature <hex>\" (at most %d bytes)",
 				    name, lineno, KL_PCRPOL_MAX_SIG);
 			pp->sig_len = n;
+			want = pp->version >= 2 ? GENSIG : DONE;
+		} else if (want == GENSIG) {
+			size_t n = strlen(value) / 2;
+
+			if (strcmp(word, "generation-signature") || !n ||
+			    n > KL_PCRPOL_MAX_SIG ||
+			    common_unhex(value, strlen(value), pp->gen_sig, n))
+				bad("%s:%zu: expected \"generation-signature <hex>\" (at most %d bytes)",
+				    name, lineno, KL_PCRPOL_MAX_SIG);
+			pp->gen_sig_len = n;
 			want = DONE;
 		} else {
 			bad("%s:%zu: unexpected '%.40s'", name, lineno, word);
@@ -157,16 +178,33 @@ fail:
 	return err;
 }
 
+void kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
+			   uint32_t generation, uint8_t out[KL_FP_LEN])
+{
+	uint8_t msg[sizeof(KL_GENERATION_TAG) + ELFSIG_TPM_POLICY_SIZE + 4];
+	size_t o = sizeof(KL_GENERATION_TAG);	/* the tag and its NUL */
+
+	memcpy(msg, KL_GENERATION_TAG, o);
+	memcpy(msg + o, approved, ELFSIG_TPM_POLICY_SIZE);
+	o += ELFSIG_TPM_POLICY_SIZE;
+	msg[o++] = (uint8_t)(generation >> 24);
+	msg[o++] = (uint8_t)(generation >> 16);
+	msg[o++] = (uint8_t)(generation >> 8);
+	msg[o++] = (uint8_t)generation;
+	kl_sha256(msg, o, out);
+}
+
 int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
-		       const struct kl_authority *a,
+		       uint32_t generation, const struct kl_authority *a,
 		       int (*sign)(void *ctx, const uint8_t digest[KL_FP_LEN],
 				   uint8_t **sig, size_t *sig_len),
 		       void *ctx, char **text, size_t *len)
 {
 	uint8_t approved[ELFSIG_TPM_POLICY_SIZE], tbs[ELFSIG_TPM_POLICY_SIZE];
+	uint8_t gtbs[KL_FP_LEN];
 	char hex[2 * KL_PCRPOL_MAX_SIG + 1], sel[128];
-	uint8_t *sig = NULL;
-	size_t sig_len = 0, sz = 0;
+	uint8_t *sig = NULL, *gsig = NULL;
+	size_t sig_len = 0, gsig_len = 0, sz = 0;
 	char *p = NULL;
 	unsigned int i;
 	FILE *f;
@@ -181,29 +219,38 @@ int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
 					       strlen(KL_POLICY_REF), tbs);
 	if (!err)
 		err = sign(ctx, tbs, &sig, &sig_len);
-	if (err)
-		return err;
-	if (sig_len > KL_PCRPOL_MAX_SIG) {
-		kl_err("signature of %zu bytes: larger than a signed PCR policy holds",
-		       sig_len);
-		free(sig);
-		return -E2BIG;
+	if (!err) {
+		kl_pcr_policy_gen_tbs(approved, generation, gtbs);
+		err = sign(ctx, gtbs, &gsig, &gsig_len);
 	}
-	if (elfsig_tpm_pcrsel_format(&vals->sel, sel, sizeof(sel)) ||
-	    !(f = open_memstream(&p, &sz))) {
+	if (!err && (sig_len > KL_PCRPOL_MAX_SIG || gsig_len > KL_PCRPOL_MAX_SIG)) {
+		kl_err("signature of %zu bytes: larger than a signed PCR policy holds",
+		       sig_len > gsig_len ? sig_len : gsig_len);
+		err = -E2BIG;
+	}
+	if (!err && (elfsig_tpm_pcrsel_format(&vals->sel, sel, sizeof(sel)) ||
+		     !(f = open_memstream(&p, &sz))))
+		err = -ENOMEM;
+	if (err) {
 		free(sig);
-		return -ENOMEM;
+		free(gsig);
+		return err;
 	}
 	common_hex(a->fp, KL_FP_LEN, hex);
 	fprintf(f,
 		"# elfsig signed PCR policy (docs/keyloader.md): the enrolment\n"
 		"# authority approves this PCR state; elfsig-keyloader unseals the\n"
 		"# enrolment under it (TPM2_PolicyAuthorize). The signature is over\n"
-		"# SHA-256(policy || \"%s\"), policy = the PolicyPCR digest.\n"
+		"# SHA-256(policy || \"%s\"), policy = the PolicyPCR digest; the\n"
+		"# generation-signature over SHA-256(\"%s\" NUL || policy ||\n"
+		"# generation as 32 bits big-endian). A machine whose rollback\n"
+		"# counter is past this generation refuses the file (revoked).\n"
 		"%s %d\n"
 		"authority sha256:%s\n"
+		"generation %u\n"
 		"pcrs %s\n",
-		KL_POLICY_REF, HEADER_WORD, KL_PCRPOL_VERSION, hex, sel);
+		KL_POLICY_REF, KL_GENERATION_TAG, HEADER_WORD, KL_PCRPOL_VERSION,
+		hex, generation, sel);
 	for (i = 0; i < ELFSIG_TPM_MAX_PCRS; i++) {
 		if (!(vals->sel.mask & (1u << i)))
 			continue;
@@ -215,7 +262,10 @@ int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
 	fprintf(f, "policy %s\n", hex);
 	common_hex(sig, sig_len, hex);
 	fprintf(f, "signature %s\n", hex);
+	common_hex(gsig, gsig_len, hex);
+	fprintf(f, "generation-signature %s\n", hex);
 	free(sig);
+	free(gsig);
 	if (fclose(f)) {
 		free(p);
 		return -ENOMEM;
@@ -225,9 +275,10 @@ int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
 	return 0;
 }
 
-int kl_pcr_policy_check(const struct kl_pcr_policy *pp,
-			const struct kl_policy *pol,
-			const struct kl_authority *a)
+/* Who signed it, for which PCRs, and the approval the TPM checks again. */
+static int check_approval(const struct kl_pcr_policy *pp,
+			  const struct kl_policy *pol,
+			  const struct kl_authority *a)
 {
 	uint8_t tbs[ELFSIG_TPM_POLICY_SIZE];
 	char want[128] = "?";
@@ -252,6 +303,42 @@ int kl_pcr_policy_check(const struct kl_pcr_policy *pp,
 		return -EBADE;
 	}
 	return 0;
+}
+
+int kl_pcr_policy_check(const struct kl_pcr_policy *pp,
+			const struct kl_policy *pol,
+			const struct kl_authority *a)
+{
+	uint8_t tbs[KL_FP_LEN];
+	int err;
+
+	if (pp->version < KL_PCRPOL_VERSION) {
+		kl_err("%s: refused: signed PCR policy version %u has no generation (no rollback protection), migrate it with elfsig-enroll migrate --authority-key KEY",
+		       pp->name, pp->version);
+		return -EPROTO;
+	}
+	err = check_approval(pp, pol, a);
+	if (err)
+		return err;
+	kl_pcr_policy_gen_tbs(pp->approved, pp->generation, tbs);
+	if (kl_authority_verify_digest(a, tbs, pp->gen_sig, pp->gen_sig_len)) {
+		kl_err("%s: refused: the signature of its generation does not verify with the enrolment authority's key",
+		       pp->name);
+		return -EBADE;
+	}
+	return 0;
+}
+
+int kl_pcr_policy_resign(const struct kl_pcr_policy *pp,
+			 const struct kl_policy *pol, const struct kl_signer *s,
+			 uint32_t generation, char **text, size_t *len)
+{
+	int err = check_approval(pp, pol, &s->auth);
+
+	if (err)
+		return err;
+	return kl_pcr_policy_sign(&pp->values, generation, &s->auth, s->sign,
+				  s->ctx, text, len);
 }
 
 int kl_pcr_policies_load(const char *dir, const struct kl_policy *pol,
@@ -294,10 +381,8 @@ int kl_pcr_policies_load(const char *dir, const struct kl_policy *pol,
 		free(buf);
 		if (err == -ENOMEM)
 			goto out;
-		if (!err && kl_pcr_policy_check(&pps[k], pol, a)) {
+		if (!err && (err = kl_pcr_policy_check(&pps[k], pol, a)))
 			kl_pcr_policy_clear(&pps[k]);
-			err = -EBADE;
-		}
 		if (err)
 			++*bad;
 		else

@@ -26,6 +26,16 @@ static int parse_uint(const char *s, unsigned int max, unsigned int *out)
 	return 0;
 }
 
+int kl_parse_generation(const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (kl_parse_u64(s, KL_GENERATION_MAX, &v))
+		return -EBADMSG;
+	*out = (uint32_t)v;
+	return 0;
+}
+
 static int parse_fingerprint(const char *s, uint8_t fp[KL_FP_LEN])
 {
 	if (strncmp(s, "sha256:", 7))
@@ -132,7 +142,7 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 	char line[KL_POLICY_MAX_LINE + 1];
 	char comment[KL_POLICY_MAX_LINE + 1];
 	bool have_header = false, have_pcrs = false, have_measure = false;
-	bool have_comment = false, have_authority = false;
+	bool have_comment = false, have_authority = false, have_gen = false;
 	size_t pos = 0, lineno = 0;
 	int err;
 
@@ -178,6 +188,14 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 				bad("%s:%zu: expected \"authority sha256:<64 hex digits>\"",
 				    name, lineno);
 			have_authority = true;
+		} else if (!strcmp(word, "generation") && pol->version >= 3) {
+			if (have_gen)
+				bad("%s:%zu: second \"generation\" line", name,
+				    lineno);
+			if (kl_parse_generation(value, &pol->generation))
+				bad("%s:%zu: expected \"generation N\" (0..%u)",
+				    name, lineno, KL_GENERATION_MAX);
+			have_gen = true;
 		} else if (!strcmp(word, "pcrs")) {
 			if (have_pcrs)
 				bad("%s:%zu: second \"pcrs\" line", name, lineno);
@@ -219,10 +237,11 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 		bad("%s: not an elfsig policy (no \"%s\" line)", name,
 		    HEADER_WORD);
 	if (!have_pcrs || !have_measure ||
-	    (pol->version >= 2 && !have_authority))
+	    (pol->version >= 2 && !have_authority) ||
+	    (pol->version >= 3 && !have_gen))
 		bad("%s: missing \"%s\" line", name,
 		    !have_pcrs ? "pcrs" : !have_measure ? "measure-pcr" :
-		    "authority");
+		    !have_authority ? "authority" : "generation");
 	if (kl_policy_check_pcrs(&pol->sel, pol->measure_pcr)) {
 		err = -EBADMSG;
 		goto fail;
@@ -268,12 +287,15 @@ int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
 		"# here, in a PCR state the authority signed a PCR policy for. The\n"
 		"# file is signed by the enrolment authority (policy.sig): any edit,\n"
 		"# comments included, makes the loader refuse every key until it is\n"
-		"# signed again with elfsig-enroll.\n"
+		"# signed again with elfsig-enroll. A machine whose rollback counter\n"
+		"# is past this generation refuses the file (revoked).\n"
 		"%s %d\n"
 		"authority sha256:%s\n"
+		"generation %u\n"
 		"pcrs %s\n"
 		"measure-pcr %u\n",
-		HEADER_WORD, KL_POLICY_VERSION, auth, sel, pol->measure_pcr);
+		HEADER_WORD, KL_POLICY_VERSION, auth, pol->generation, sel,
+		pol->measure_pcr);
 	for (i = 0; i < pol->nkeys; i++) {
 		common_hex(pol->keys[i].fp, KL_FP_LEN, hex);
 		fputc('\n', f);

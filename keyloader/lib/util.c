@@ -256,3 +256,19 @@ int kl_default_paths(const char *dir, const char *const *files,
 	}
 	return 0;
 }
+
+int kl_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s || (s[0] == '0' && s[1]))
+		return -EBADMSG;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' ||
+		    v > (max - (uint64_t)(*s - '0')) / 10)
+			return -EBADMSG;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}

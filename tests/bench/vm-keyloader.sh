@@ -39,6 +39,9 @@ for n in $counts; do
 	if "$BUILD/elfsig-enroll" --help | grep -q -- --authority-key; then
 		files="policy policy.sig policy.sealed authority.pem pcr-policies/boot.pcrpol"
 		create='/usr/sbin/elfsig-enroll create /opt/b/certs/*.pem --dir /tmp/e --authority-key /opt/b/auth.key'
+		# With rollback protection: the counter binding too.
+		"$BUILD/elfsig-enroll" --help | grep -q '^  counter ' &&
+			files="$files counter counter.sig"
 	else
 		files="policy policy.sealed"
 		create='/usr/sbin/elfsig-enroll create /opt/b/certs/*.pem --policy /tmp/e/policy --sealed /tmp/e/policy.sealed'

@@ -108,7 +108,8 @@ if enrol ours && cp -r "$D" "$T_TMP/ours.orig" && enrol theirs "$T_TMP/evil.key"
 	# Their authority.pem with their signed policy and their object:
 	# consistent, so it loads; what keeps it out is the integrity of the
 	# image that carries /etc/elfsig (docs/threat-model.md).
-	cp "$E/authority.pem" "$E/policy" "$E/policy.sig" "$O/"
+	cp "$E/authority.pem" "$E/policy" "$E/policy.sig" "$E/counter" \
+		"$E/counter.sig" "$O/"
 	cp "$E"/pcr-policies/* "$O/pcr-policies/"
 	cp "$T_TMP/ours.orig/policy.sealed" "$O/"
 	kl_load their-config-our-object

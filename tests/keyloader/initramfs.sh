@@ -60,6 +60,7 @@ missing=
 PCRPOL=$(cd "$ETC" && ls pcr-policies/*)
 for f in usr/sbin/elfsig-keyloader scripts/init-top/elfsig etc/elfsig/policy \
 	 etc/elfsig/policy.sig etc/elfsig/authority.pem "etc/elfsig/$PCRPOL" \
+	 etc/elfsig/counter etc/elfsig/counter.sig \
 	 etc/elfsig/policy.sealed etc/elfsig/certs/k1.pem etc/elfsig/certs/k2.der \
 	 etc/elfsig/certs/k4.pem; do
 	grep -qx "$f" <<<"$list" || missing="$missing $f"
@@ -139,6 +140,7 @@ dlist=$(lsinitrd "$DIMG" 2>/dev/null)
 missing=
 for f in usr/sbin/elfsig-keyloader usr/lib/dracut/hooks/pre-udev/00-elfsig-keyloader.sh \
 	 etc/elfsig/policy etc/elfsig/policy.sig etc/elfsig/authority.pem "etc/elfsig/$PCRPOL" \
+	 etc/elfsig/counter etc/elfsig/counter.sig \
 	 etc/elfsig/policy.sealed etc/elfsig/certs/k2.der libtss2-tcti-device.so.0; do
 	grep -q " $f\| [^ ]*/$f" <<<"$dlist" || missing="$missing $f"
 done

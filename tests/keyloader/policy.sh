@@ -13,7 +13,7 @@ kl_cert k1 && kl_cert k2 && kl_authority auth || { echo "FAIL: openssl: certs"; 
 FP1=$(kl_fp k1)
 FP2=$(kl_fp k2)
 AFP=$(openssl pkey -pubin -in "$T_TMP/auth.pub" -outform DER | sha256sum | cut -d' ' -f1)
-H="elfsig-policy 2\nauthority sha256:$AFP"	# a version 2 header
+H="elfsig-policy 3\nauthority sha256:$AFP\ngeneration 7"	# a version 3 header
 
 good_policy() {
 	printf "# reviewed\n$H\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\n# CN=one\nkey sha256:%s\nkey sha256:%s\n" "$FP1" "$FP2"
@@ -36,8 +36,8 @@ refused() {
 P=$T_TMP/policy
 good_policy > "$P"
 out=$("$ENROLL" show -p "$P" 2>&1)
-if grep -q "policy version 2, PCRs sha256:0,2,4,7, measured into PCR 13, 2 keys" <<<"$out" &&
-   grep -q "authority sha256:$AFP" <<<"$out" &&
+if grep -q "policy version 3, PCRs sha256:0,2,4,7, measured into PCR 13, 2 keys" <<<"$out" &&
+   grep -q "authority sha256:$AFP" <<<"$out" && grep -q "^generation 7 " <<<"$out" &&
    grep -q "sha256:$FP1 CN=one" <<<"$out" && grep -q "sha256:$FP2 \$" <<<"$out"; then
 	t_pass "a valid policy parses, subject comments attach to their key"
 else
@@ -46,14 +46,24 @@ fi
 
 # shellcheck disable=SC2059 # the callers pass the format on purpose
 case_file() { printf "$@" > "$P"; }
-case_file 'pcrs sha256:0\nelfsig-policy 2\nmeasure-pcr 13\n'
-refused "header not first" "$P" ':1: expected "elfsig-policy 2"'
-case_file 'elfsig-policy 3\npcrs sha256:0\nmeasure-pcr 13\n'
-refused "unknown version" "$P" "unsupported policy version '3' (this is version 2)"
+case_file 'pcrs sha256:0\nelfsig-policy 3\nmeasure-pcr 13\n'
+refused "header not first" "$P" ':1: expected "elfsig-policy 3"'
+case_file 'elfsig-policy 4\npcrs sha256:0\nmeasure-pcr 13\n'
+refused "unknown version" "$P" "unsupported policy version '4' (this is version 3)"
+case_file 'elfsig-policy 3\nauthority sha256:%s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"
+refused "version 3 without its generation" "$P" 'missing "generation" line'
+case_file "$H\\ngeneration 8\\npcrs sha256:0\\nmeasure-pcr 13\\n"
+refused "two generation lines" "$P" ':4: second "generation" line'
+for g in 007 -1 1000000001 x 99999999999; do
+	case_file 'elfsig-policy 3\nauthority sha256:%s\ngeneration %s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP" "$g"
+	refused "generation '$g' refused" "$P" ':3: expected "generation N" (0..1000000000)'
+done
+case_file 'elfsig-policy 2\nauthority sha256:%s\ngeneration 1\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"
+refused "version 2 knows no generation" "$P" ":3: unknown directive 'generation'"
 case_file 'elfsig-policy 2\npcrs sha256:0\nmeasure-pcr 13\n'
 refused "version 2 without its authority" "$P" 'missing "authority" line'
 case_file "$H\\nauthority sha256:$AFP\\npcrs sha256:0\\nmeasure-pcr 13\\n"
-refused "two authority lines" "$P" ':3: second "authority" line'
+refused "two authority lines" "$P" ':4: second "authority" line'
 case_file 'elfsig-policy 2\nauthority sha1:%s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"
 refused "bad authority line" "$P" ':2: expected "authority sha256:'
 case_file 'elfsig-policy 1\nauthority sha256:%s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"

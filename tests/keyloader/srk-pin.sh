@@ -135,8 +135,8 @@ for v in v2 v1; do
 			  t_fail "enroll check refuses a version 1 enrolment ($v)" "$out"; }
 		"$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" >"$D/mout" 2>&1 &&
 			[ "$(od -An -tx1 -j8 -N2 "$D/policy.sealed" | tr -d ' ')" = 0003 ] &&
-			grep -q "^elfsig-policy 2\$" "$D/policy" &&
-			t_pass "elfsig-enroll migrate rewrites it (policy 2, sealed object 3) ($v)" ||
+			grep -q "^elfsig-policy 3\$" "$D/policy" &&
+			t_pass "elfsig-enroll migrate rewrites it (policy 3, sealed object 3) ($v)" ||
 			t_fail "elfsig-enroll migrate rewrites it ($v)" "$(cat "$D/mout")"
 		kl_load "old-$v-migrated"
 		kl_expect "after migrate: both keys load ($v)" 0 2

@@ -15,7 +15,13 @@
 #   boot 5  the "update" of boot 3, with a PCR policy for it that the host
 #           signed from a prediction (no TPM write): the keys load;
 #   boot 6  back to the old state (a fallback boot): the keys load;
-#   boot 7  the old state's PCR policy removed (revoked): nothing loads.
+#   boot 7  the old state's PCR policy removed: nothing loads;
+#   boot 8  the authority revokes the old state: the policy and the new
+#           state's PCR policy signed again under generation 1 (on the
+#           host); the first boot with them raises the guest's rollback
+#           counter (epoch 0 -> 1);
+#   boot 9  the old state's PCR policy (generation 0) restored, the old
+#           state booted: it loads nothing (exit 13, rollback).
 # The kernel admits only certificates of the test platform CA
 # (CONFIG_ELFSIG_TRUSTED_KEYS): every certificate here is issued by it.
 # Guest verdicts come back over the serial console as PASS:/FAIL: lines.
@@ -85,7 +91,7 @@ nkeys() { keyctl rlist %keyring:.elfsig 2>/dev/null | wc -w; }
 '
 
 # --- boot 1: enrol against this machine's own PCR state ----------------
-ENROLMENT="policy policy.sig policy.sealed authority.pem pcr-policies/boot.pcrpol"
+ENROLMENT="policy policy.sig policy.sealed authority.pem counter counter.sig pcr-policies/boot.pcrpol"
 cat > "$W/enrol.sh" <<EOF
 $common
 mkdir -p /tmp/e/pcr-policies
@@ -143,10 +149,13 @@ expect=load
 grep -q elfsig_test_measure /proc/cmdline && expect=refuse
 grep -q elfsig_test_expect=load /proc/cmdline && expect=load
 grep -q elfsig_test_expect=refuse /proc/cmdline && expect=refuse
-grep "enrolment unsealed under" /tmp/loader.out
+# A revoked generation: refused by the rollback counter (exit 13).
+want=5
+grep -q elfsig_test_expect=rollback /proc/cmdline && { expect=refuse; want=13; }
+grep "enrolment unsealed under\|rollback counter\|revoked" /tmp/loader.out
 if [ \$expect = refuse ]; then
-	[ "\$rc" = 5 ] && ok "changed PCR state: loader reports the mismatch (exit 5)" ||
-		ko "changed PCR state: loader exit 5" "exit \$rc"
+	[ "\$rc" = \$want ] && ok "changed PCR state: loader reports the refusal (exit \$want)" ||
+		ko "changed PCR state: loader exit \$want" "exit \$rc"
 	[ "\$n" = 0 ] && ok "changed PCR state: no key loaded" || ko "changed PCR state: no key loaded" "\$n keys"
 	# 126: the exec refused (no key for its signer: nothing is copied), >= 128: killed
 	{ [ "\$rc_signed" = 126 ] || [ "\$rc_signed" -ge 128 ]; } && ok "changed PCR state: the signed program is refused (\$rc_signed)" ||
@@ -267,6 +276,31 @@ grep -q "enrolment unsealed under /etc/elfsig/pcr-policies/boot.pcrpol" "$W/fall
 [ "$(sha256sum < "$W/stage/etc/elfsig/policy.sealed")" = "$sealed_before" ] &&
 	t_pass "vm: the update took no TPM write (the sealed object is the one of boot 1)" ||
 	t_fail "vm: the update took no TPM write"
-rm "$W/stage/etc/elfsig/pcr-policies/boot.pcrpol"
+mv "$W/stage/etc/elfsig/pcr-policies/boot.pcrpol" "$W/boot.pcrpol.gen0"
 boot revoked "$W/load.sh" --append elfsig_test_expect=refuse
+
+# --- boot 8-9: revoke the old state for good (rollback protection) -----
+# The authority signs the still-valid files (the policy, the new state's
+# PCR policy) again under generation 1, on the host without a TPM; the
+# guest's first boot with them raises its counter. Then the old state's
+# file comes back (a restored image): it opens nothing.
+if "$BUILD/elfsig-enroll" resign --dir "$W/stage/etc/elfsig" \
+	--authority-key "$W/opt/auth.key" --generation 1 >/dev/null &&
+   grep -q "^generation 1$" "$W/stage/etc/elfsig/policy" &&
+   grep -q "^generation 1$" "$W/stage/etc/elfsig/pcr-policies/updated.pcrpol"; then
+	t_pass "vm: the host signs the files again under generation 1, without a TPM"
+else
+	t_fail "vm: the host signs the files again under generation 1, without a TPM"
+fi
+boot advanced "$W/load.sh" --append "elfsig_test_measure=1 elfsig_test_expect=load"
+grep -q "rollback counter 0x0100e15f: epoch 0 -> 1: files of an older generation are refused from now on" "$W/advanced.log" &&
+	t_pass "vm advanced: the first boot with generation 1 raises the guest's epoch to 1" ||
+	t_fail "vm advanced: the first boot with generation 1 raises the guest's epoch to 1" \
+		"$(grep -m3 'loader exit\|rollback' "$W/advanced.log" | tr '\n' ' ')"
+cp "$W/boot.pcrpol.gen0" "$W/stage/etc/elfsig/pcr-policies/boot.pcrpol"
+boot restored "$W/load.sh" --append elfsig_test_expect=rollback
+grep -q "boot.pcrpol: refused: generation 0 is revoked on this machine (epoch 1)" "$W/restored.log" &&
+	t_pass "vm restored: the old state's PCR policy (generation 0) is refused as revoked" ||
+	t_fail "vm restored: the old state's PCR policy (generation 0) is refused as revoked" \
+		"$(grep -m3 'loader exit\|revoked' "$W/restored.log" | tr '\n' ' ')"
 exit 0

@@ -35,7 +35,7 @@ install() {
 		inst_simple "$etc/policy.sealed" /etc/elfsig/policy.sealed
 		# The authority's public key, the policy's signature and the
 		# signed PCR policies (absent from a version 1 enrolment).
-		for f in policy.sig authority.pem; do
+		for f in policy.sig authority.pem counter counter.sig; do
 			[[ -f $etc/$f ]] && inst_simple "$etc/$f" "/etc/elfsig/$f"
 		done
 		for f in "$etc"/certs/* "$etc"/pcr-policies/*; do

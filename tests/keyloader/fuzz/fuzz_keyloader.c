@@ -9,6 +9,7 @@
  * TCG event log replayed with a component replaced.
  */
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,17 +69,28 @@ static void pcr_values(const uint8_t *data, size_t size)
 	kl_pcr_values_parse(data, size, "fuzz", &sel, &v);
 }
 
-/* "Signs" with the signature the parsed file carries. */
+/* "Signs" with the signatures the parsed file carries: the approval's
+ * first, then its generation's (a version 1 file has none: the
+ * approval's again). */
+struct replay {
+	const struct kl_pcr_policy *pp;
+	int calls;
+};
+
 static int replay_sig(void *ctx, const uint8_t digest[KL_FP_LEN],
 		      uint8_t **sig, size_t *sig_len)
 {
-	const struct kl_pcr_policy *pp = ctx;
+	struct replay *r = ctx;
+	const struct kl_pcr_policy *pp = r->pp;
+	bool gen = r->calls++ && pp->gen_sig_len;
+	const uint8_t *src = gen ? pp->gen_sig : pp->sig;
+	size_t n = gen ? pp->gen_sig_len : pp->sig_len;
 
-	*sig = malloc(pp->sig_len);
+	*sig = malloc(n);
 	if (!*sig)
 		return -1;
-	memcpy(*sig, pp->sig, pp->sig_len);
-	*sig_len = pp->sig_len;
+	memcpy(*sig, src, n);
+	*sig_len = n;
 	return 0;
 }
 
@@ -86,23 +98,45 @@ static void pcr_policy(const uint8_t *data, size_t size)
 {
 	struct kl_pcr_policy a, b;
 	struct kl_authority auth = { 0 };
+	struct replay r = { .pp = &a };
 	char *text;
 	size_t len;
 
 	if (kl_pcr_policy_parse(data, size, "fuzz", &a))
 		return;
 	memcpy(auth.fp, a.authority, KL_FP_LEN);
-	if (kl_pcr_policy_sign(&a.values, &auth, replay_sig, &a, &text, &len) ||
+	if (kl_pcr_policy_sign(&a.values, a.generation, &auth, replay_sig, &r,
+			       &text, &len) ||
 	    kl_pcr_policy_parse((const uint8_t *)text, len, "fuzz", &b))
 		abort();
 	if (memcmp(&a.values, &b.values, sizeof(a.values)) ||
 	    memcmp(a.approved, b.approved, sizeof(a.approved)) ||
 	    memcmp(a.authority, b.authority, KL_FP_LEN) ||
-	    a.sig_len != b.sig_len || memcmp(a.sig, b.sig, a.sig_len))
+	    a.sig_len != b.sig_len || memcmp(a.sig, b.sig, a.sig_len) ||
+	    b.version != KL_PCRPOL_VERSION || a.generation != b.generation ||
+	    (a.version == KL_PCRPOL_VERSION &&
+	     (a.gen_sig_len != b.gen_sig_len ||
+	      memcmp(a.gen_sig, b.gen_sig, a.gen_sig_len))))
 		abort();
 	free(text);
 	kl_pcr_policy_clear(&a);
 	kl_pcr_policy_clear(&b);
+}
+
+/* The rollback counter binding: parse, write, parse again, the same. */
+static void binding(const uint8_t *data, size_t size)
+{
+	struct kl_binding a, b;
+	char *text;
+	size_t len;
+
+	if (kl_binding_parse(data, size, "fuzz", &a))
+		return;
+	if (kl_binding_format(&a, &text, &len) ||
+	    kl_binding_parse((const uint8_t *)text, len, "fuzz", &b) ||
+	    memcmp(&a, &b, sizeof(a)))
+		abort();
+	free(text);
 }
 
 static void event_log(const uint8_t *data, size_t size)
@@ -118,12 +152,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0: policy(data + 1, size - 1); break;
 	case 1: cert(data + 1, size - 1); break;
 	case 2: pcr_values(data + 1, size - 1); break;
 	case 3: pcr_policy(data + 1, size - 1); break;
 	case 4: event_log(data + 1, size - 1); break;
+	case 5: binding(data + 1, size - 1); break;
 	}
 	return 0;
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # kl_fuzz_seeds DIR: the keyloader fuzz seed corpus, made at test time.
 # Each seed's first byte selects the parser (0 policy, 1 certificate,
-# 2 PCR values, 3 signed PCR policy, 4 TCG event log), as in
+# 2 PCR values, 3 signed PCR policy, 4 TCG event log, 5 rollback counter
+# binding), as in
 # fuzz_keyloader.c.
 kl_fuzz_seeds() {
 	local d=$1 fp
@@ -24,6 +25,12 @@ kl_fuzz_seeds() {
 	  for i in 0 2 4 7; do printf 'pcr sha256:%d=%064d\n' "$i" 0; done
 	  printf 'policy 4f04c837291ac05d8c8fceb5d03ac530d3189c1dd24dc744f2145cf71eaa9cf6\nsignature %0140x\n' 7
 	} > "$d/pcr-policy"
+	{ printf '\x03elfsig-pcr-policy 2\nauthority sha256:%s\ngeneration 3\npcrs sha256:0,2,4,7\n' "$fp"
+	  for i in 0 2 4 7; do printf 'pcr sha256:%d=%064d\n' "$i" 0; done
+	  printf 'policy 4f04c837291ac05d8c8fceb5d03ac530d3189c1dd24dc744f2145cf71eaa9cf6\nsignature %0140x\ngeneration-signature %0140x\n' 7 9
+	} > "$d/pcr-policy-v2"
+	{ printf '\x00elfsig-policy 3\nauthority sha256:%s\ngeneration 12\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\nkey sha256:%s\n' "$fp" "$fp"; } > "$d/policy-v3"
+	{ printf '\x05# seed\nelfsig-counter 1\nauthority sha256:%s\nsrk 000b%s\nnv-index 0x0100e15f\nnv-name 000b%s\nbase 18446744073709551615\n' "$fp" "$fp" "$fp"; } > "$d/binding"
 	# A crypto-agile event log: Spec ID, StartupLocality, two events.
 	python3 - "$d/event-log" <<'PY' || return 1
 import hashlib, struct, sys

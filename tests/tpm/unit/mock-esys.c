@@ -44,6 +44,11 @@ static struct {
 	ESYS_TR external;	/* the key of LoadExternal, and its name */
 	TPM2B_NAME external_name;
 	TPML_DIGEST_VALUES last_extend;
+	/* One NV index: the rollback counter. */
+	TPM2_HANDLE nv_index;		/* 0: none defined */
+	TPMA_NV nv_attrs;
+	uint64_t nv_value;
+	int nv_reads, nv_increments;
 } m;
 
 static void mock_reset(int fail_at, TSS2_RC rc)
@@ -343,6 +348,11 @@ W(TSS2_RC, Esys_TR_FromTPMPublic, ESYS_CONTEXT *e, TPM2_HANDLE h, ESYS_TR s1,
 {
 	if (inject())
 		return m.fail_rc;
+	if (h == m.nv_index && h) {
+		*tr = m.next++;
+		track(m.trs, *tr);
+		return TSS2_RC_SUCCESS;
+	}
 	for (int i = 0; i < 8; i++)
 		if (m.persistent[i] == h) {
 			*tr = m.next++;
@@ -406,6 +416,78 @@ W(TSS2_RC, Esys_ReadPublic, ESYS_CONTEXT *e, ESYS_TR obj, ESYS_TR s1,
 		return m.fail_rc;
 	p.publicArea.objectAttributes = 0x40072;
 	*pub = dup_out(&p, sizeof(p));
+	return TSS2_RC_SUCCESS;
+}
+
+/* The counter's name: 0x000b, then 32 bytes of its attributes' low byte
+ * and the WRITTEN bit (so the attributes show in it, as in a real name). */
+static void nv_name(TPM2B_NAME *n)
+{
+	n->size = 34;
+	n->name[0] = 0x00;
+	n->name[1] = 0x0b;
+	memset(n->name + 2, (int)((m.nv_attrs & 0xff) |
+				  (m.nv_attrs & TPMA_NV_WRITTEN ? 0x80 : 0)), 32);
+}
+
+W(TSS2_RC, Esys_NV_ReadPublic, ESYS_CONTEXT *e, ESYS_TR nv, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, TPM2B_NV_PUBLIC **pub, TPM2B_NAME **name)
+{
+	TPM2B_NV_PUBLIC p = { .size = 1 };
+	TPM2B_NAME n;
+
+	if (inject())
+		return m.fail_rc;
+	p.nvPublic.nvIndex = m.nv_index;
+	p.nvPublic.nameAlg = TPM2_ALG_SHA256;
+	p.nvPublic.attributes = m.nv_attrs;
+	p.nvPublic.dataSize = 8;
+	nv_name(&n);
+	*pub = dup_out(&p, sizeof(p));
+	*name = dup_out(&n, sizeof(n));
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_NV_Read, ESYS_CONTEXT *e, ESYS_TR auth, ESYS_TR nv, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, UINT16 size, UINT16 offset,
+  TPM2B_MAX_NV_BUFFER **data)
+{
+	TPM2B_MAX_NV_BUFFER d = { .size = 8 };
+
+	if (inject())
+		return m.fail_rc;
+	if (!(m.nv_attrs & TPMA_NV_WRITTEN))
+		return TPM2_RC_NV_UNINITIALIZED;
+	for (int i = 0; i < 8; i++)
+		d.buffer[i] = (uint8_t)(m.nv_value >> (56 - 8 * i));
+	m.nv_reads++;
+	*data = dup_out(&d, sizeof(d));
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_NV_Increment, ESYS_CONTEXT *e, ESYS_TR auth, ESYS_TR nv,
+  ESYS_TR s1, ESYS_TR s2, ESYS_TR s3)
+{
+	if (inject())
+		return m.fail_rc;
+	m.nv_value++;
+	m.nv_increments++;
+	m.nv_attrs |= TPMA_NV_WRITTEN;
+	return TSS2_RC_SUCCESS;
+}
+
+W(TSS2_RC, Esys_NV_DefineSpace, ESYS_CONTEXT *e, ESYS_TR auth, ESYS_TR s1,
+  ESYS_TR s2, ESYS_TR s3, const TPM2B_AUTH *a, const TPM2B_NV_PUBLIC *pub,
+  ESYS_TR *tr)
+{
+	if (inject())
+		return m.fail_rc;
+	if (m.nv_index)
+		return TPM2_RC_NV_DEFINED;
+	m.nv_index = pub->nvPublic.nvIndex;
+	m.nv_attrs = pub->nvPublic.attributes;
+	*tr = m.next++;
+	track(m.trs, *tr);
 	return TSS2_RC_SUCCESS;
 }
 
@@ -542,6 +624,36 @@ static int op_unseal_authorized(struct elfsig_tpm *t)
 					    buf, sizeof(buf), &len);
 }
 
+/* The rollback counter: defined and written, value 41. */
+#define NV 0x0100e15f
+static void nv_fixture(void)
+{
+	m.nv_index = NV;
+	m.nv_attrs = ELFSIG_TPM_COUNTER_ATTRS | TPMA_NV_WRITTEN;
+	m.nv_value = 41;
+}
+
+static int op_counter_read(struct elfsig_tpm *t)
+{
+	uint64_t v;
+
+	nv_fixture();
+	return elfsig_tpm_counter_read(t, NV, NULL, 0, &v);
+}
+
+static int op_counter_advance(struct elfsig_tpm *t)
+{
+	uint64_t v;
+
+	nv_fixture();
+	return elfsig_tpm_counter_advance(t, NV, NULL, 0, 3, &v);
+}
+
+static int op_counter_define(struct elfsig_tpm *t)
+{
+	return elfsig_tpm_counter_define(t, NV);
+}
+
 /*
  * Run @op with a failure injected at call 1, 2, ... until it runs clean.
  * Each failing run must return @want, say exactly one thing, and leave no
@@ -595,6 +707,89 @@ static void every_failure_mode(const char *name, op_fn op, TSS2_RC rc,
 static void every_failure(const char *name, op_fn op, TSS2_RC rc, int want)
 {
 	every_failure_mode(name, op, rc, want, 0);
+}
+
+/* The index must be the bound counter before anything is read through a
+ * session: the name, the attributes, written; and the value is read. */
+static void counter_checks(void)
+{
+	struct elfsig_tpm_opts o = { .tcti = "mock:" };
+	struct elfsig_tpm_nv_info info;
+	struct elfsig_tpm *t;
+	TPM2B_NAME n;
+	uint64_t v = 0;
+	int ret;
+
+	mock_reset(0, 0);
+	nv_fixture();
+	nv_name(&n);
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_counter_advance(t, NV, n.name, n.size, 2, &v);
+	elfsig_tpm_close(t);
+	check(ret == 0 && v == 43 && m.nv_increments == 2 && m.nv_reads == 1 &&
+	      m.errors == 0 && !live(m.transient) && !live(m.trs),
+	      "counter: the bound name admits it; two increments, then one authenticated read (43)",
+	      m.last);
+
+	mock_reset(0, 0);
+	nv_fixture();
+	nv_name(&n);
+	n.name[5] ^= 1;
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_counter_read(t, NV, n.name, n.size, &v);
+	elfsig_tpm_close(t);
+	check(ret == -ESTALE && m.errors == 1 && m.nv_reads == 0 && !live(m.trs) &&
+	      strstr(m.last, "is not the bound counter"),
+	      "counter: another name is -ESTALE, one message, nothing read", m.last);
+
+	mock_reset(0, 0);
+	nv_fixture();
+	m.nv_attrs |= TPMA_NV_OWNERWRITE;
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_counter_read(t, NV, NULL, 0, &v);
+	elfsig_tpm_close(t);
+	check(ret == -EKEYREJECTED && m.errors == 1 && m.nv_reads == 0 && !live(m.trs),
+	      "counter: other attributes (ownerwrite) are -EKEYREJECTED, nothing read", m.last);
+
+	mock_reset(0, 0);
+	nv_fixture();
+	m.nv_attrs &= ~TPMA_NV_WRITTEN;
+	nv_name(&n);
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_counter_read(t, NV, n.name, n.size, &v);
+	elfsig_tpm_close(t);
+	check(ret == -ENODATA && m.errors == 1 && m.nv_reads == 0 && !live(m.trs),
+	      "counter: defined again, never incremented, is -ENODATA", m.last);
+
+	mock_reset(0, 0);
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_counter_read(t, NV, NULL, 0, &v);
+	elfsig_tpm_close(t);
+	check(ret == -ENOENT && m.errors == 1 && strstr(m.last, "is not defined"),
+	      "counter: not defined is -ENOENT, one message", m.last);
+
+	mock_reset(0, 0);
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_counter_define(t, NV);
+	if (!ret)
+		ret = elfsig_tpm_nv_info(t, NV, &info);
+	elfsig_tpm_close(t);
+	check(ret == 0 && info.attributes == (ELFSIG_TPM_COUNTER_ATTRS | TPMA_NV_WRITTEN) &&
+	      m.nv_value == 1 && !elfsig_tpm_counter_check(&info) && !live(m.trs),
+	      "counter: defined with the counter attributes and incremented once", m.last);
+	mock_reset(0, 0);
+	nv_fixture();
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_counter_define(t, NV);
+	elfsig_tpm_close(t);
+	check(ret == -EEXIST && m.errors == 0 && m.nv_value == 41,
+	      "counter: defining it again is -EEXIST, silently, the value kept", m.last);
+	mock_reset(0, 0);
+	elfsig_tpm_open(&o, &t);
+	ret = elfsig_tpm_counter_define(t, 0x81000001);
+	elfsig_tpm_close(t);
+	check(ret == -EINVAL && m.calls == 0 && m.errors == 1,
+	      "counter: a handle outside the NV range is refused before any TPM call", m.last);
 }
 
 static void policy_failure(void)
@@ -863,6 +1058,12 @@ int main(void)
 				   TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
 		authorized_candidates();
 	}
+	every_failure("counter read", op_counter_read, TPM2_RC_FAILURE, -EIO);
+	every_failure("counter advance", op_counter_advance, TPM2_RC_FAILURE, -EIO);
+	every_failure("counter define", op_counter_define, TPM2_RC_FAILURE, -EIO);
+	every_failure_mode("counter advance", op_counter_advance,
+			   TSS2_TCTI_RC_IO_ERROR, -ENODEV, 1);
+	counter_checks();
 	policy_failure();
 	bank_not_allocated();
 	extend_event();
