@@ -110,6 +110,14 @@ kl_load optin
 kl_expect "opt-in: systemd-measure's signature opens the enrolment, both keys load" 0 2 \
 	"elfsig-keyloader: enrolment unsealed under a systemd .pcrsig entry of $D/pcrsig (pcrsig.sealed; outside rollback protection)"
 
+# The opt-in survives the other commands that sign the policy again.
+"$ENROLL" resign -d "$D" -K "$T_TMP/auth.key" >"$D/resign.out" 2>&1 &&
+	grep -qx "pcrsig-key sha256:$fp" "$D/policy" && grep -qx "generation 1" "$D/policy" &&
+	kl_load resigned &&
+	kl_expect "resign keeps the opt-in (generation 1): loads, the epoch follows the policy" 0 2 \
+		"elfsig-keyloader: rollback counter 0x0100e15f: epoch 0 -> 1: files of an older generation are refused from now on" ||
+	t_fail "resign keeps the opt-in" "$(cat "$D/resign.out")"
+
 # 4. Another key's .pcrsig, and every malformed file: one line each.
 mv "$D/pcrsig/uki.pcrsig" "$T_TMP/uki.keep"
 cp "$T_TMP/other.pcrsig" "$D/pcrsig/other.pcrsig"
@@ -194,9 +202,18 @@ kl_load otherpcr
 kl_expect "PCR 11 in a state systemd did not sign: status 5, no key" 5 0 \
 	"elfsig-keyloader: TPM refused to unseal: no signed PCR policy or systemd .pcrsig entry matches the current PCR state: no key loaded"
 
-# 8. disable: the authority withdraws the opt-in.
+# 8. disable: the authority withdraws the opt-in; resign revokes the
+# older policy that still opts in.
+cp "$D/policy" "$T_TMP/optin.policy"; cp "$D/policy.sig" "$T_TMP/optin.policy.sig"
 "$ENROLL" pcrsig disable -d "$D" -K "$T_TMP/auth.key" >"$D/disable.out" 2>&1 &&
 	! grep -q pcrsig "$D/policy" && t_pass "pcrsig disable: the opt-in is gone from the signed policy" ||
 	t_fail "pcrsig disable: the opt-in is gone from the signed policy" "$(cat "$D/disable.out")"
+"$ENROLL" resign -d "$D" -K "$T_TMP/auth.key" >"$D/resign.out" 2>&1 &&
+	"$ENROLL" epoch -d "$D" --generation 2 >>"$D/resign.out" 2>&1 ||
+	t_fail "resign, epoch 2" "$(cat "$D/resign.out")"
+cp "$T_TMP/optin.policy" "$D/policy"; cp "$T_TMP/optin.policy.sig" "$D/policy.sig"
+kl_load restored
+kl_expect "the older policy that opts in, restored after disable + resign: status 13" 13 0 \
+	"elfsig-keyloader: $D/policy: generation 1 is revoked on this machine (epoch 2)*"
 
 exit 0
