@@ -632,13 +632,20 @@ static void read_inputs(struct run *r)
 	if (kl_pcr_policies_load(r->pcrpol_dir, &r->policy, &r->authority,
 				 &r->pcrpols, &r->npcrpols, &bad))
 		goto bad;
+	/* A pcrsig file missing or malformed (one line said it) leaves the
+	 * authority's own PCR policies; another key or object is status 6. */
 	err = read_pcrsig(r);
 	if (err == -EBADE) {
 		fail(r, EXIT_POLICY);
 		return;
 	}
-	if (err)
+	if (err == -ENOMEM)
 		goto bad;
+	if (err) {
+		free(r->pcrsigs);
+		r->pcrsigs = NULL;
+		r->npcrsigs = 0;
+	}
 	if (!r->npcrpols && !r->npcrsigs) {
 		say(3, "%s: no usable signed PCR policy: no key loaded",
 		    r->pcrpol_dir);

@@ -432,9 +432,7 @@ int kl_pcrsig_unseal(struct elfsig_tpm *tpm,
 		index[m++] = i;
 	}
 	if (!m) {
-		kl_err("no systemd .pcrsig entry approves the current values of %s",
-		       "the pcrsig PCRs");
-		err = -EACCES;
+		err = -EACCES;	/* the caller says it, once */
 	} else {
 		err = kl_unseal_expect(tpm, sealed, k->key.spki, k->key.spki_len,
 				       a->fp, cands, m, used);

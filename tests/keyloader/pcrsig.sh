@@ -202,7 +202,18 @@ kl_load otherpcr
 kl_expect "PCR 11 in a state systemd did not sign: status 5, no key" 5 0 \
 	"elfsig-keyloader: TPM refused to unseal: no signed PCR policy or systemd .pcrsig entry matches the current PCR state: no key loaded"
 
-# 8. disable: the authority withdraws the opt-in; resign revokes the
+# 8. The authority's own PCR policies come first, and an opt-in whose
+# files are gone (one line) still leaves them.
+"$ENROLL" sign-pcr-policy -d "$D" -K "$T_TMP/auth.key" >"$D/sign.out" 2>&1 ||
+	t_fail "sign-pcr-policy" "$(cat "$D/sign.out")"
+mv "$D/pcrsig" "$T_TMP/pcrsig.keep"; mv "$D/pcrsig.sealed" "$T_TMP/pcrsig.sealed.keep"
+kl_load nofiles
+kl_expect "opt-in without its files: the authority's PCR policy still opens it" 0 2 \
+	"elfsig-keyloader: enrolment unsealed under $D/pcr-policies/*.pcrpol"
+one_line "opt-in without its files" "$D/pcrsig.sealed"
+mv "$T_TMP/pcrsig.keep" "$D/pcrsig"; mv "$T_TMP/pcrsig.sealed.keep" "$D/pcrsig.sealed"
+
+# 9. disable: the authority withdraws the opt-in; resign revokes the
 # older policy that still opts in.
 cp "$D/policy" "$T_TMP/optin.policy"; cp "$D/policy.sig" "$T_TMP/optin.policy.sig"
 "$ENROLL" pcrsig disable -d "$D" -K "$T_TMP/auth.key" >"$D/disable.out" 2>&1 &&
