@@ -217,3 +217,49 @@ int common_unhex(const char *in, size_t inlen, uint8_t *out, size_t len)
 	}
 	return 0;
 }
+
+static int base64val(uint8_t c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+int common_unbase64(const char *s, size_t n, uint8_t *out, size_t cap,
+		    size_t *len)
+{
+	size_t i, o = 0, pad = 0;
+
+	if (!n || n % 4)
+		return -EBADMSG;
+	if (s[n - 1] == '=')
+		pad = s[n - 2] == '=' ? 2 : 1;
+	if ((n / 4) * 3 - pad > cap)
+		return -EBADMSG;
+	for (i = 0; i < n; i += 4) {
+		int v[4], k;
+		uint32_t w = 0;
+
+		for (k = 0; k < 4; k++) {
+			v[k] = i + (size_t)k >= n - pad ? 0 : base64val((uint8_t)s[i + k]);
+			if (v[k] < 0)
+				return -EBADMSG;
+			w = w << 6 | (uint32_t)v[k];
+		}
+		out[o++] = (uint8_t)(w >> 16);
+		if (i + 4 < n || pad < 2)
+			out[o++] = (uint8_t)(w >> 8);
+		if (i + 4 < n || pad < 1)
+			out[o++] = (uint8_t)w;
+		/* Padding bits must be zero: one encoding per signature. */
+		if (i + 4 >= n && ((pad == 2 && (w & 0xffff)) ||
+				   (pad == 1 && (w & 0xff))))
+			return -EBADMSG;
+	}
+	*len = o;
+	return 0;
+}

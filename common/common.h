@@ -163,6 +163,19 @@ void common_hex(const uint8_t *in, size_t len, char *out) COMMON_INTERNAL;
 int common_unhex(const char *in, size_t inlen, uint8_t *out,
 		 size_t len) COMMON_INTERNAL;
 
+/**
+ * common_unbase64() - strict base64 (RFC 4648: padded, no line breaks, the
+ * padding bits zero, so one encoding per value)
+ * @in:  the text
+ * @n:   its length
+ * @out: out, at most @cap bytes
+ * @cap: room in @out
+ * @len: out, bytes decoded
+ * Return: 0 or -EBADMSG.
+ */
+int common_unbase64(const char *in, size_t n, uint8_t *out, size_t cap,
+		    size_t *len) COMMON_INTERNAL;
+
 /* ---- cmd.c: the programs' subcommand tables ---- */
 #include <stdio.h>
 

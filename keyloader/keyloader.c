@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include <keyutils.h>
@@ -72,6 +73,9 @@ struct run {
 	const char *cert_dir;
 	const char *counter_path;	/* the rollback counter binding */
 	const char *counter_sig_path;
+	const char *pcrsig_dir;		/* systemd .pcrsig files (opt-in) */
+	const char *pcrsig_sealed_path;
+	const char *pcrsig_key_path;
 	uint32_t nv_index;
 	const char *keyring_spec;
 	const char *event_log;
@@ -80,7 +84,7 @@ struct run {
 	uint32_t srk_handle;
 	unsigned int timeout;
 	bool foreign_warn;	/* --foreign-keys warn: report, keep the status */
-	char defaults[7][PATH_MAX];	/* the paths under --dir */
+	char defaults[10][PATH_MAX];	/* the paths under --dir */
 	char counter_sig[PATH_MAX];
 	/* inputs */
 	uint8_t *policy_buf;
@@ -95,6 +99,11 @@ struct run {
 	uint64_t epoch;			/* the machine's: older is revoked */
 	bool policy_verified;	/* signed, and the TPM unsealed the enrolment */
 	struct elfsig_tpm_sealed *sealed;
+	/* The policy's opt-in: systemd's signed PCR policies (pcrsig). */
+	struct kl_pcrsig_key pcrsig_key;
+	struct elfsig_tpm_sealed *pcrsig_sealed;
+	struct kl_pcrsig_entry *pcrsigs;
+	size_t npcrsigs;
 	struct elfsig_tpm_opts tpm_opts; /* pinned to the sealed object's SRK */
 	struct kl_cert *certs;
 	size_t ncerts;
@@ -202,6 +211,10 @@ static void usage(FILE *f)
 "      --counter FILE    the rollback counter binding (default DIR/counter;\n"
 "                        its signature FILE.sig)\n"
 "      --nv-index H      the rollback counter's NV index (default 0x%08x)\n"
+"      --pcrsig DIR      systemd .pcrsig files (default DIR/pcrsig), used\n"
+"                        only when the signed policy opts in (pcrsig-key)\n"
+"      --pcrsig-sealed FILE  their object (default DIR/pcrsig.sealed)\n"
+"      --pcrsig-key FILE the systemd public key (default DIR/pcrsig-key.pem)\n"
 "  -c, --certs DIR       certificate directory\n"
 "  -k, --keyring ID      target keyring: ID, @s, @u, %%:NAME (default %%:.elfsig)\n"
 "  -l, --event-log FILE  event log, appended (default /run/elfsig/keyloader.log;\n"
@@ -229,10 +242,14 @@ static int default_paths(struct run *r)
 {
 	const char **paths[] = { &r->policy_path, &r->sealed_path,
 				 &r->authority_path, &r->pcrpol_dir,
-				 &r->cert_dir, &r->counter_path, &r->sig_path };
+				 &r->cert_dir, &r->counter_path,
+				 &r->pcrsig_dir, &r->pcrsig_sealed_path,
+				 &r->pcrsig_key_path, &r->sig_path };
 	static const char *const files[] = { "policy", "policy.sealed",
 					     "authority.pem", "pcr-policies",
-					     "certs", "counter", NULL };
+					     "certs", "counter", "pcrsig",
+					     "pcrsig.sealed", "pcrsig-key.pem",
+					     NULL };
 
 	if (kl_default_paths(r->dir, files, paths, r->defaults,
 			     ARRAY_SIZE(paths)))
@@ -250,7 +267,8 @@ static int default_paths(struct run *r)
 static int parse_options(struct run *r, int argc, char **argv)
 {
 	enum { OPT_KMSG = 256, OPT_SRK, OPT_TIMEOUT, OPT_SIG, OPT_AUTH,
-	       OPT_PCRPOL, OPT_FOREIGN, OPT_COUNTER, OPT_NV };
+	       OPT_PCRPOL, OPT_FOREIGN, OPT_COUNTER, OPT_NV, OPT_PCRSIG,
+	       OPT_PCRSIG_SEALED, OPT_PCRSIG_KEY };
 	static const struct option longopts[] = {
 		{ "dir",	required_argument, NULL, 'd' },
 		{ "policy",	required_argument, NULL, 'p' },
@@ -259,6 +277,9 @@ static int parse_options(struct run *r, int argc, char **argv)
 		{ "authority",	required_argument, NULL, OPT_AUTH },
 		{ "pcr-policies", required_argument, NULL, OPT_PCRPOL },
 		{ "counter",	required_argument, NULL, OPT_COUNTER },
+		{ "pcrsig",	required_argument, NULL, OPT_PCRSIG },
+		{ "pcrsig-sealed", required_argument, NULL, OPT_PCRSIG_SEALED },
+		{ "pcrsig-key",	required_argument, NULL, OPT_PCRSIG_KEY },
 		{ "nv-index",	required_argument, NULL, OPT_NV },
 		{ "certs",	required_argument, NULL, 'c' },
 		{ "keyring",	required_argument, NULL, 'k' },
@@ -291,6 +312,9 @@ static int parse_options(struct run *r, int argc, char **argv)
 		case OPT_AUTH: r->authority_path = optarg; break;
 		case OPT_PCRPOL: r->pcrpol_dir = optarg; break;
 		case OPT_COUNTER: r->counter_path = optarg; break;
+		case OPT_PCRSIG: r->pcrsig_dir = optarg; break;
+		case OPT_PCRSIG_SEALED: r->pcrsig_sealed_path = optarg; break;
+		case OPT_PCRSIG_KEY: r->pcrsig_key_path = optarg; break;
 		case OPT_NV:
 			errno = 0;
 			v = strtoul(optarg, &end, 0);
@@ -497,6 +521,60 @@ static void check_signature(struct run *r)
 	}
 }
 
+/*
+ * Step 3b: systemd's .pcrsig files, only where the signed policy opts in
+ * to one systemd key: that key (pcrsig-key.pem), the object bound to it
+ * (pcrsig.sealed) and the entries it signed for the policy's pcrsig
+ * PCRs. Without the opt-in the files are named as ignored, one line.
+ * Return: 0, -EBADE (not the opted-in key or object) or a negative errno.
+ */
+/* Does @dir hold a file whose name does not start with a dot? */
+static bool dir_has_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool any = false;
+
+	while (d && !any && (e = readdir(d)))
+		any = e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return any;
+}
+
+static int read_pcrsig(struct run *r)
+{
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	if (!r->policy.pcrsig) {
+		if (dir_has_files(r->pcrsig_dir))
+			say(4, "%s: systemd .pcrsig files ignored: the signed policy does not accept them (elfsig-enroll pcrsig enable)",
+			    r->pcrsig_dir);
+		return 0;
+	}
+	err = kl_pcrsig_key_load(r->pcrsig_key_path, &r->policy, &r->pcrsig_key);
+	if (err)
+		return err;
+	err = kl_read_file(AT_FDCWD, r->pcrsig_sealed_path,
+			   ELFSIG_TPM_MAX_SEALED_FILE, &buf, &len);
+	if (err)
+		return err;
+	err = elfsig_tpm_sealed_parse(buf, len, &r->pcrsig_sealed);
+	free(buf);
+	if (err) {
+		say(3, "%s: not a sealed object", r->pcrsig_sealed_path);
+		return err;
+	}
+	err = kl_pcrsig_sealed_check(r->pcrsig_sealed, r->pcrsig_sealed_path,
+				     &r->pcrsig_key, &r->tpm_opts);
+	if (err)
+		return err;
+	return kl_pcrsig_load(r->pcrsig_dir, &r->policy, &r->pcrsig_key,
+			      &r->pcrsigs, &r->npcrsigs);
+}
+
 /* Step 3: every input read once into memory; the policy is hashed from
  * the very bytes that are parsed and whose signature is checked. */
 static void read_inputs(struct run *r)
@@ -554,7 +632,21 @@ static void read_inputs(struct run *r)
 	if (kl_pcr_policies_load(r->pcrpol_dir, &r->policy, &r->authority,
 				 &r->pcrpols, &r->npcrpols, &bad))
 		goto bad;
-	if (!r->npcrpols) {
+	/* A pcrsig file missing or malformed (one line said it) leaves the
+	 * authority's own PCR policies; another key or object is status 6. */
+	err = read_pcrsig(r);
+	if (err == -EBADE) {
+		fail(r, EXIT_POLICY);
+		return;
+	}
+	if (err == -ENOMEM)
+		goto bad;
+	if (err) {
+		free(r->pcrsigs);
+		r->pcrsigs = NULL;
+		r->npcrsigs = 0;
+	}
+	if (!r->npcrpols && !r->npcrsigs) {
 		say(3, "%s: no usable signed PCR policy: no key loaded",
 		    r->pcrpol_dir);
 		goto bad;
@@ -601,7 +693,7 @@ static int check_epoch(struct run *r)
 	}
 	r->nusable = kl_pcr_policies_drop_revoked(r->pcrpols, r->npcrpols,
 						  r->epoch);
-	if (!r->nusable) {
+	if (!r->nusable && !r->npcrsigs) {
 		say(3, "%s: no signed PCR policy of generation %llu or later: no key loaded; install the authority's current files (elfsig-enroll epoch shows the epoch)",
 		    r->pcrpol_dir, (unsigned long long)r->epoch);
 		fail(r, EXIT_ROLLBACK);
@@ -641,7 +733,7 @@ static void advance_epoch(struct run *r, const struct kl_pcr_policy *used)
 	uint64_t target = r->policy.generation, after;
 	int err;
 
-	if (used->generation < target)
+	if (used && used->generation < target)
 		target = used->generation;
 	if (target <= r->epoch)
 		return;
@@ -687,12 +779,34 @@ static void verify_policy(struct run *r)
 	}
 	if (check_epoch(r))
 		return;
-	err = kl_unseal_check(r->tpm, r->sealed, &r->authority, r->pcrpols,
-			      r->nusable, &used);
+	err = -EACCES;
+	if (r->nusable)
+		err = kl_unseal_check(r->tpm, r->sealed, &r->authority,
+				      r->pcrpols, r->nusable, &used);
+	if (err == -EACCES && r->npcrsigs) {
+		/* The opt-in: no elfsig PCR policy matched; systemd's. */
+		err = kl_pcrsig_unseal(r->tpm, r->pcrsig_sealed, &r->authority,
+				       &r->policy, &r->pcrsig_key, r->pcrsigs,
+				       r->npcrsigs, &used);
+		if (!err) {
+			say(6, "enrolment unsealed under a systemd .pcrsig entry of %s (pcrsig.sealed; outside rollback protection)",
+			    r->pcrsig_dir);
+			r->policy_verified = true;
+			advance_epoch(r, NULL);
+			return;
+		}
+		if (err == -EBADE || err == -EBADMSG) {
+			say(3, "%s: not an enrolment of the configured authority: no key loaded",
+			    r->pcrsig_sealed_path);
+			fail(r, EXIT_POLICY);
+			return;
+		}
+	}
 	if (err == -EACCES && revoked_state(r)) {
 		fail(r, EXIT_ROLLBACK);
 	} else if (err == -EACCES) {
-		say(3, "TPM refused to unseal: no signed PCR policy matches the current PCR state: no key loaded");
+		say(3, "TPM refused to unseal: no signed PCR policy%s matches the current PCR state: no key loaded",
+		    r->npcrsigs ? " or systemd .pcrsig entry" : "");
 		fail(r, EXIT_UNSEAL);
 	} else if (err == -EBADE || err == -EBADMSG) {
 		say(3, "%s: not an enrolment of the configured authority: no key loaded",
@@ -896,6 +1010,9 @@ static void cleanup(struct run *r)
 	kl_measure_close(&r->measure);
 	elfsig_tpm_close(r->tpm);
 	elfsig_tpm_sealed_free(r->sealed);
+	elfsig_tpm_sealed_free(r->pcrsig_sealed);
+	kl_pcrsig_key_free(&r->pcrsig_key);
+	free(r->pcrsigs);
 	kl_policy_free(&r->policy);
 	kl_authority_free(&r->authority);
 	kl_pcr_policies_free(r->pcrpols, r->npcrpols);

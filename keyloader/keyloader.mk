@@ -11,7 +11,8 @@ KL_LIB_SRCS  := keyloader/lib/util.c keyloader/lib/policy.c \
 		keyloader/lib/measure.c keyloader/lib/pcrvalues.c \
 		keyloader/lib/enroll.c keyloader/lib/authority.c \
 		keyloader/lib/pcrpolicy.c keyloader/lib/eventlog.c \
-		keyloader/lib/platca.c keyloader/lib/counter.c
+		keyloader/lib/platca.c keyloader/lib/counter.c \
+		keyloader/lib/pcrsig.c
 KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
 
 KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c \
@@ -20,7 +21,8 @@ KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c
 		  keyloader/enroll/cmd_show.c keyloader/enroll/cmd_check.c \
 		  keyloader/enroll/cmd_sign_pcr_policy.c keyloader/enroll/cmd_migrate.c \
 		  keyloader/enroll/cmd_predict.c keyloader/enroll/cmd_counter.c \
-		  keyloader/enroll/cmd_epoch.c keyloader/enroll/cmd_resign.c
+		  keyloader/enroll/cmd_epoch.c keyloader/enroll/cmd_resign.c \
+		  keyloader/enroll/cmd_pcrsig.c
 KL_ENROLL_OBJS := $(KL_ENROLL_SRCS:%.c=$(O)/%.o)
 
 $(KL_LIB_OBJS) $(O)/keyloader/keyloader.o $(KL_ENROLL_OBJS): \
@@ -45,13 +47,14 @@ KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
 	     tests/keyloader/authority.sh tests/keyloader/predict.sh \
 	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh \
 	     tests/keyloader/platform-ca.sh tests/keyloader/prefilled.sh \
-	     tests/keyloader/rollback.sh
+	     tests/keyloader/rollback.sh tests/keyloader/pcrsig.sh
 CHECK_SUITES += $(KL_SUITES)
 ASAN_SUITES  += tests/keyloader/unit.sh tests/keyloader/policy.sh \
 		tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
 		tests/keyloader/authority.sh tests/keyloader/predict.sh \
 		tests/keyloader/fuzz-replay.sh tests/keyloader/platform-ca.sh \
-		tests/keyloader/prefilled.sh tests/keyloader/rollback.sh
+		tests/keyloader/prefilled.sh tests/keyloader/rollback.sh \
+		tests/keyloader/pcrsig.sh
 
 $(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a
 	@mkdir -p $(dir $@)

@@ -26,7 +26,10 @@ struct opts {
 	uint32_t generation;	/* --generation */
 	bool generation_set;
 	bool bump;		/* epoch --bump */
-	char defaults[6][PATH_MAX];	/* the paths under --dir */
+	const char *public_key;		/* pcrsig: --public-key */
+	const char *pcrsig_key_path;	/* DIR/pcrsig-key.pem */
+	const char *pcrsig_sealed;	/* DIR/pcrsig.sealed */
+	char defaults[8][PATH_MAX];	/* the paths under --dir */
 	char counter_sig[PATH_MAX];
 	/* --platform-ca: create and add refuse a certificate none of these
 	 * issued, as the kernel's CONFIG_ELFSIG_TRUSTED_KEYS would. */
@@ -103,5 +106,6 @@ int cmd_check(struct opts *o, int argc, char **argv);
 int cmd_counter(struct opts *o, int argc, char **argv);
 int cmd_epoch(struct opts *o, int argc, char **argv);
 int cmd_resign(struct opts *o, int argc, char **argv);
+int cmd_pcrsig(struct opts *o, int argc, char **argv);
 
 #endif

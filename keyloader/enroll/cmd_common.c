@@ -46,6 +46,12 @@ const char usage_text[] =
 "  resign           sign the policy and every PCR policy again under\n"
 "                   --generation N (default: one more): the older files are\n"
 "                   revoked on each machine's first boot with these\n"
+"  pcrsig enable|disable|seal  opt in to systemd's signed PCR policies\n"
+"                   (.pcrsig, systemd-measure sign) of the key --public-key\n"
+"                   for --pcrs (default sha256:11): the authority signs the\n"
+"                   policy with the opt-in, this TPM gets pcrsig.sealed;\n"
+"                   seal: that object again (no authority key); disable:\n"
+"                   the policy without it (outside rollback protection)\n"
 "\n"
 "Options:\n"
 "  -d, --dir DIR          enrolment directory (default /etc/elfsig): the\n"
@@ -84,6 +90,7 @@ const char usage_text[] =
 "                         one of these CA certificates (a PEM bundle or DER;\n"
 "                         repeatable), as a kernel with\n"
 "                         CONFIG_ELFSIG_TRUSTED_KEYS trusting them would\n"
+"      --public-key PEM   pcrsig: the systemd key (.pcrpkey)\n"
 "  -f, --force            create: replace an existing policy; counter,\n"
 "                         create, migrate: may lower the machine's epoch\n"
 "  -h, --help             this help\n";
@@ -102,10 +109,12 @@ static int default_paths(struct opts *o)
 	struct kl_enroll_opts *e = &o->e;
 	const char **paths[] = { &e->policy_path, &e->sealed_path,
 				 &e->authority_path, &e->pcrpol_dir,
-				 &e->counter_path, &e->sig_path };
+				 &e->counter_path, &o->pcrsig_key_path,
+				 &o->pcrsig_sealed, &e->sig_path };
 	static const char *const files[] = { "policy", "policy.sealed",
 					     "authority.pem", "pcr-policies",
-					     "counter", NULL };
+					     "counter", "pcrsig-key.pem",
+					     "pcrsig.sealed", NULL };
 
 	if (kl_default_paths(o->dir, files, paths, o->defaults,
 			     ARRAY_SIZE(paths)))
@@ -143,7 +152,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
 	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE, OPT_PLATFORM_CA,
-	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP };
+	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP, OPT_PUBKEY };
 	static const struct option longopts[] = {
 		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
@@ -165,6 +174,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		{ "nv-index",	 required_argument, NULL, OPT_NV },
 		{ "generation",	 required_argument, NULL, OPT_GEN },
 		{ "bump",	 no_argument,	    NULL, OPT_BUMP },
+		{ "public-key",	 required_argument, NULL, OPT_PUBKEY },
 		{ "force",	 no_argument,	    NULL, 'f' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -197,6 +207,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		case OPT_VALUES: o->e.pcr_values = optarg; break;
 		case OPT_COUNTER: o->e.counter_path = optarg; break;
 		case OPT_BUMP: o->bump = true; break;
+		case OPT_PUBKEY: o->public_key = optarg; break;
 		case OPT_GEN:
 			if (kl_parse_generation(optarg, &o->generation))
 				return usage_err("--generation: expected 0..1000000000");
@@ -248,6 +259,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		return usage_err("--replace-digest needs --event-log");
 	if (o->bump && (strcmp(argv[0], "epoch") || o->generation_set))
 		return usage_err("--bump: only with epoch, without --generation");
+	if (o->public_key && strcmp(argv[0], "pcrsig"))
+		return usage_err("--public-key: only with pcrsig");
 	if (o->nplatform_ca && strcmp(argv[0], "create") &&
 	    strcmp(argv[0], "add"))
 		return usage_err("--platform-ca: only with create and add");

@@ -29,6 +29,12 @@ int cmd_show(struct opts *o, int argc, char **argv)
 	if (pol.version >= 3)
 		printf("generation %u (the machine's epoch: elfsig-enroll epoch)\n",
 		       pol.generation);
+	if (pol.pcrsig) {
+		common_hex(pol.pcrsig_key, KL_FP_LEN, hex);
+		elfsig_tpm_pcrsel_format(&pol.pcrsig_sel, sel, sizeof(sel));
+		printf("accepts systemd .pcrsig PCR policies of the key sha256:%s for %s (outside rollback protection)\n",
+		       hex, sel);
+	}
 	for (i = 0; i < pol.nkeys; i++) {
 		common_hex(pol.keys[i].fp, KL_FP_LEN, hex);
 		printf("sha256:%s %s\n", hex,

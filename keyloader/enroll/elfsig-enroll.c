@@ -15,6 +15,7 @@
  *   epoch            show the machine's epoch, or raise it
  *   resign           sign the policy and every PCR policy again under a
  *                    new generation (revokes the older files)
+ *   pcrsig           opt in to systemd's .pcrsig PCR policies of one key
  *
  * The policy is signed by the enrolment authority; the sealed object opens
  * under the PCR policies it signs. Every command that changes something
@@ -44,6 +45,7 @@ static const struct {
 	{ "counter", cmd_counter },
 	{ "epoch", cmd_epoch },
 	{ "resign", cmd_resign },
+	{ "pcrsig", cmd_pcrsig },
 };
 
 int main(int argc, char **argv)

@@ -82,6 +82,18 @@ int kl_text_line(const uint8_t *buf, size_t len, size_t *pos, size_t *lineno,
  */
 int kl_dir_list(const char *dir, const char *what, size_t max, int *dfd_out,
 		char ***out, size_t *nout);
+/**
+ * kl_read_dir_file() - kl_read_file() of @dir/@name
+ * @dir:  the directory
+ * @name: a name kl_dir_list() gave
+ * @max:  larger files are refused
+ * @path: out, @dir/@name (PATH_MAX bytes), for messages
+ * @buf:  out, as kl_read_file()
+ * @len:  out, as kl_read_file()
+ * Return: 0 or a negative errno with a message (a path too long too).
+ */
+int kl_read_dir_file(const char *dir, const char *name, size_t max,
+		     char path[PATH_MAX], uint8_t **buf, size_t *len);
 void kl_names_free(char **names, size_t n);
 /**
  * kl_default_paths() - set every path not given to @dir/FILE
@@ -117,6 +129,11 @@ struct kl_policy {
 	unsigned int measure_pcr;	/* PCR the loader extends */
 	uint32_t generation;		/* v3: refused below the machine's
 					 * epoch (rollback counter) */
+	/* Opt-in (docs/keyloader.md, "systemd .pcrsig"): PCR policies
+	 * signed by this systemd key open the pcrsig object too. */
+	bool pcrsig;
+	uint8_t pcrsig_key[KL_FP_LEN];	/* SHA-256 of its DER SPKI */
+	struct elfsig_tpm_pcrsel pcrsig_sel;	/* exactly these PCRs */
 	size_t nkeys;
 	struct kl_policy_key *keys;
 };
@@ -508,6 +525,103 @@ int kl_unseal_check(struct elfsig_tpm *tpm,
 		    const struct elfsig_tpm_sealed *sealed,
 		    const struct kl_authority *a,
 		    const struct kl_pcr_policy *pps, size_t n, size_t *used);
+/**
+ * kl_unseal_expect() - the TPM opens @sealed (bound with PolicyAuthorize
+ * to the key @spki) under one of @cands, and it holds @fp
+ * @tpm:      connection (pinned to the object's SRK)
+ * @sealed:   the object
+ * @spki:     the key the object is bound to (DER SubjectPublicKeyInfo)
+ * @spki_len: its length
+ * @fp:       what the object must hold: the authority's fingerprint
+ * @cands:    PCR states and the key's signatures over their approval
+ * @n:        how many
+ * @used:     out, the index of the one that opened it
+ * Return: 0, -EACCES when no candidate matches the PCRs, -EBADE when the
+ * object holds something else, or a negative errno.
+ */
+int kl_unseal_expect(struct elfsig_tpm *tpm,
+		     const struct elfsig_tpm_sealed *sealed,
+		     const uint8_t *spki, size_t spki_len,
+		     const uint8_t fp[KL_FP_LEN],
+		     const struct elfsig_tpm_signed_pcr_policy *cands,
+		     size_t n, size_t *used);
+
+/* ---- pcrsig.c ---- */
+#define KL_PCRSIG_MAX_SIZE	(64 * 1024)	/* larger files are refused */
+#define KL_PCRSIG_MAX_ENTRIES	64		/* per file, and in all */
+#define KL_PCRSIG_MAX_FILES	64		/* per directory */
+
+/* One entry of a systemd .pcrsig file. */
+struct kl_pcrsig_entry {
+	uint16_t bank;				/* its bank (TPM2_ALG_ID) */
+	uint32_t pcrs;				/* PCR mask */
+	uint8_t pkfp[KL_FP_LEN];		/* systemd's key fingerprint */
+	uint8_t pol[ELFSIG_TPM_POLICY_SIZE];	/* PolicyPCR digest */
+	uint8_t sig[KL_PCRPOL_MAX_SIG];		/* over SHA-256(pol) */
+	size_t sig_len;
+};
+
+struct kl_pcrsig_file {
+	struct kl_pcrsig_entry *entries;
+	size_t n;
+};
+
+/* The systemd key a signed policy opts in to. */
+struct kl_pcrsig_key {
+	struct kl_authority key;		/* fp: SHA-256 of the SPKI */
+	uint8_t pkfp[KL_FP_LEN];		/* systemd's: of i2d_PublicKey */
+};
+
+/**
+ * kl_pcrsig_parse() - a .pcrsig file image, strictly (docs/keyloader.md)
+ * @buf:  the bytes (untrusted)
+ * @len:  how many (at most KL_PCRSIG_MAX_SIZE)
+ * @name: for messages
+ * @f:    out, every entry of every bank (free with kl_pcrsig_file_free())
+ * Return: 0, or -EBADMSG with one line naming the byte, or -ENOMEM.
+ */
+int kl_pcrsig_parse(const uint8_t *buf, size_t len, const char *name,
+		    struct kl_pcrsig_file *f);
+void kl_pcrsig_file_free(struct kl_pcrsig_file *f);
+/**
+ * kl_pcrsig_key_load() - the systemd public key (PEM or DER SPKI), which
+ * must be the one @pol opts in to
+ * Return: 0, -EBADE (another key) or a negative errno, with a message.
+ */
+int kl_pcrsig_key_load(const char *path, const struct kl_policy *pol,
+		       struct kl_pcrsig_key *k);
+void kl_pcrsig_key_free(struct kl_pcrsig_key *k);
+/**
+ * kl_pcrsig_load() - the usable entries of every .pcrsig file of @dir:
+ * sha256 bank, signed by @k (pkfp, and the signature verifies), for
+ * exactly @pol's pcrsig PCRs; a file with none gets one line
+ * @out: out, the entries (free()); @nout: how many
+ * Return: 0 or a negative errno (the directory unreadable).
+ */
+int kl_pcrsig_load(const char *dir, const struct kl_policy *pol,
+		   const struct kl_pcrsig_key *k, struct kl_pcrsig_entry **out,
+		   size_t *nout);
+/**
+ * kl_pcrsig_sealed_check() - @sealed is bound with PolicyAuthorize to @k
+ * with an empty policyRef, under the SRK @pin names
+ * Return: 0 or -EBADE with a message.
+ */
+int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
+			   const char *path, const struct kl_pcrsig_key *k,
+			   const struct elfsig_tpm_opts *pin);
+/**
+ * kl_pcrsig_unseal() - open the pcrsig object under the entry whose
+ * policy digest is that of the current PCR values; it must hold @a's
+ * fingerprint
+ * @used: out, the index in @es of the entry that opened it
+ * Return: as kl_unseal_expect(); -EACCES when no entry matches.
+ */
+int kl_pcrsig_unseal(struct elfsig_tpm *tpm,
+		     const struct elfsig_tpm_sealed *sealed,
+		     const struct kl_authority *a, const struct kl_policy *pol,
+		     const struct kl_pcrsig_key *k,
+		     const struct kl_pcrsig_entry *es, size_t n, size_t *used);
+
 
 /* ---- eventlog.c ---- */
 #define KL_EVENTLOG_MAX_SIZE	(16 * 1024 * 1024)	/* larger logs are refused */
@@ -713,6 +827,16 @@ int kl_enroll_sign_policy(struct kl_policy *pol, const struct kl_signer *s,
  */
 int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
 		   uint8_t **buf, size_t *len);
+/**
+ * kl_enroll_seal_to() - seal @a's fingerprint under PolicyAuthorize(@key,
+ * @ref) with this TPM: kl_enroll_seal() is @key = @a, @ref =
+ * KL_POLICY_REF; the pcrsig opt-in is a systemd key and "" (what
+ * systemd-measure signs)
+ * Return: 0 or a negative errno.
+ */
+int kl_enroll_seal_to(const struct kl_enroll_opts *o,
+		      const struct kl_authority *key, const char *ref,
+		      const struct kl_authority *a, uint8_t **buf, size_t *len);
 
 /**
  * kl_enroll_pcr_values() - the PCR values of @o->pcr_values, or predicted

@@ -363,17 +363,12 @@ int kl_pcr_policies_load(const char *dir, const struct kl_policy *pol,
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		char path[4096];
+		char path[PATH_MAX];
 		uint8_t *buf;
 		size_t len;
 
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
-				     names[i]) >= sizeof(path)) {
-			kl_err("%s/%s: path too long", dir, names[i]);
-			++*bad;
-			continue;
-		}
-		if (kl_read_file(AT_FDCWD, path, KL_PCRPOL_MAX_SIZE, &buf, &len)) {
+		if (kl_read_dir_file(dir, names[i], KL_PCRPOL_MAX_SIZE, path,
+				     &buf, &len)) {
 			++*bad;
 			continue;
 		}
@@ -399,23 +394,24 @@ out:
 	return err;
 }
 
-static int unseal_with(struct elfsig_tpm *tpm,
-		       const struct elfsig_tpm_sealed *sealed,
-		       const struct kl_authority *a,
-		       const struct elfsig_tpm_signed_pcr_policy *cands,
-		       size_t n, size_t *used)
+int kl_unseal_expect(struct elfsig_tpm *tpm,
+		     const struct elfsig_tpm_sealed *sealed,
+		     const uint8_t *spki, size_t spki_len,
+		     const uint8_t fp[KL_FP_LEN],
+		     const struct elfsig_tpm_signed_pcr_policy *cands,
+		     size_t n, size_t *used)
 {
 	uint8_t secret[ELFSIG_TPM_MAX_SECRET];
 	size_t slen = 0;
 	int err;
 
-	err = elfsig_tpm_unseal_authorized(tpm, sealed, a->spki, a->spki_len,
+	err = elfsig_tpm_unseal_authorized(tpm, sealed, spki, spki_len,
 					   cands, n, used, secret,
 					   sizeof(secret), &slen);
 	/* The object holds the authority's fingerprint: one sealed for
-	 * another purpose under the same authority is not an enrolment. */
+	 * another purpose under the same key is not an enrolment. */
 	if (!err && (slen != KL_FP_LEN ||
-		     CRYPTO_memcmp(secret, a->fp, KL_FP_LEN))) {
+		     CRYPTO_memcmp(secret, fp, KL_FP_LEN))) {
 		kl_err("the sealed object does not hold the enrolment authority's fingerprint");
 		err = -EBADE;
 	}
@@ -441,7 +437,8 @@ int kl_unseal_check(struct elfsig_tpm *tpm,
 		cands[i].sig = pps[i].sig;
 		cands[i].sig_len = pps[i].sig_len;
 	}
-	err = unseal_with(tpm, sealed, a, cands, n, used);
+	err = kl_unseal_expect(tpm, sealed, a->spki, a->spki_len, a->fp,
+			       cands, n, used);
 	free(cands);
 	return err;
 }

@@ -143,6 +143,7 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 	char comment[KL_POLICY_MAX_LINE + 1];
 	bool have_header = false, have_pcrs = false, have_measure = false;
 	bool have_comment = false, have_authority = false, have_gen = false;
+	bool have_pcrsig_pcrs = false;
 	size_t pos = 0, lineno = 0;
 	int err;
 
@@ -213,6 +214,25 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 				bad("%s:%zu: bad PCR index '%s'", name, lineno,
 				    value);
 			have_measure = true;
+		} else if (!strcmp(word, "pcrsig-key") && pol->version >= 3) {
+			if (pol->pcrsig)
+				bad("%s:%zu: second \"pcrsig-key\" line", name,
+				    lineno);
+			if (parse_fingerprint(value, pol->pcrsig_key))
+				bad("%s:%zu: expected \"pcrsig-key sha256:<64 hex digits>\"",
+				    name, lineno);
+			pol->pcrsig = true;
+		} else if (!strcmp(word, "pcrsig-pcrs") && pol->version >= 3) {
+			if (have_pcrsig_pcrs)
+				bad("%s:%zu: second \"pcrsig-pcrs\" line", name,
+				    lineno);
+			if (elfsig_tpm_pcrsel_parse(value, &pol->pcrsig_sel) ||
+			    !pol->pcrsig_sel.mask ||
+			    pol->pcrsig_sel.bank != 0x000b /* TPM2_ALG_SHA256 */ ||
+			    (pol->pcrsig_sel.mask & ~KL_STATIC_PCRS))
+				bad("%s:%zu: bad PCR selection '%s' (sha256, PCRs 0..15)",
+				    name, lineno, value);
+			have_pcrsig_pcrs = true;
 		} else if (!strcmp(word, "key")) {
 			uint8_t fp[KL_FP_LEN];
 
@@ -242,10 +262,15 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 		bad("%s: missing \"%s\" line", name,
 		    !have_pcrs ? "pcrs" : !have_measure ? "measure-pcr" :
 		    !have_authority ? "authority" : "generation");
+	if (pol->pcrsig != have_pcrsig_pcrs)
+		bad("%s: \"pcrsig-key\" and \"pcrsig-pcrs\" go together", name);
 	if (kl_policy_check_pcrs(&pol->sel, pol->measure_pcr)) {
 		err = -EBADMSG;
 		goto fail;
 	}
+	if (pol->pcrsig && (pol->pcrsig_sel.mask & (1u << pol->measure_pcr)))
+		bad("%s: measurement PCR %u is in the pcrsig selection", name,
+		    pol->measure_pcr);
 	return 0;
 fail:
 	kl_policy_free(pol);
@@ -296,6 +321,20 @@ int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
 		"measure-pcr %u\n",
 		HEADER_WORD, KL_POLICY_VERSION, auth, pol->generation, sel,
 		pol->measure_pcr);
+	if (pol->pcrsig) {
+		common_hex(pol->pcrsig_key, KL_FP_LEN, hex);
+		if (elfsig_tpm_pcrsel_format(&pol->pcrsig_sel, sel, sizeof(sel))) {
+			fclose(f);
+			free(p);
+			return -EINVAL;
+		}
+		fprintf(f,
+			"\n# Opt-in: PCR policies systemd-measure signed with this key\n"
+			"# (SHA-256 of its DER public key) over exactly these PCRs open\n"
+			"# the enrolment too (pcrsig.sealed), outside rollback protection.\n"
+			"pcrsig-key sha256:%s\n"
+			"pcrsig-pcrs %s\n", hex, sel);
+	}
 	for (i = 0; i < pol->nkeys; i++) {
 		common_hex(pol->keys[i].fp, KL_FP_LEN, hex);
 		fputc('\n', f);

@@ -272,3 +272,13 @@ int kl_parse_u64(const char *s, uint64_t max, uint64_t *out)
 	*out = v;
 	return 0;
 }
+
+int kl_read_dir_file(const char *dir, const char *name, size_t max,
+		     char path[PATH_MAX], uint8_t **buf, size_t *len)
+{
+	if ((size_t)snprintf(path, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX) {
+		kl_err("%s/%s: path too long", dir, name);
+		return -ENAMETOOLONG;
+	}
+	return kl_read_file(AT_FDCWD, path, max, buf, len);
+}

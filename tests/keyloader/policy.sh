@@ -88,6 +88,25 @@ for k in "sha256:${FP1:0:62}" "sha256:${FP1}00" "sha1:$FP1" "$FP1" "sha256:${FP1
 done
 case_file 'elfsig-policy 1\npcrs sha256:0\nmeasure-pcr 13\nkey sha256:%s\nkey sha256:%s\n' "$FP1" "$FP1"
 refused "a key listed twice" "$P" ":5: key listed twice"
+# The systemd .pcrsig opt-in: both lines or neither, once, version 3.
+case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-key sha256:$FP1\\npcrsig-pcrs sha256:11\\n"
+"$ENROLL" show -p "$P" 2>&1 | grep -q "^accepts systemd .pcrsig PCR policies of the key sha256:$FP1 for sha256:11 " &&
+	t_pass "the pcrsig opt-in parses and show names it" ||
+	t_fail "the pcrsig opt-in parses and show names it" "$("$ENROLL" show -p "$P" 2>&1)"
+case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-key sha256:$FP1\\n"
+refused "pcrsig-key without pcrsig-pcrs" "$P" '"pcrsig-key" and "pcrsig-pcrs" go together'
+case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-pcrs sha256:11\\n"
+refused "pcrsig-pcrs without pcrsig-key" "$P" '"pcrsig-key" and "pcrsig-pcrs" go together'
+case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-key sha256:$FP1\\npcrsig-key sha256:$FP2\\npcrsig-pcrs sha256:11\\n"
+refused "two pcrsig-key lines" "$P" ':7: second "pcrsig-key" line'
+for sel in sha1:11 sha256:16 sha256:23 sha256:; do
+	case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-key sha256:$FP1\\npcrsig-pcrs $sel\\n"
+	refused "pcrsig-pcrs $sel refused" "$P" ":7: bad PCR selection '$sel' (sha256, PCRs 0..15)"
+done
+case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-key sha256:$FP1\\npcrsig-pcrs sha256:11,13\\n"
+refused "measurement PCR in the pcrsig selection" "$P" "measurement PCR 13 is in the pcrsig selection"
+case_file 'elfsig-policy 2\nauthority sha256:%s\npcrs sha256:0\nmeasure-pcr 13\npcrsig-key sha256:%s\n' "$AFP" "$FP1"
+refused "version 2 knows no pcrsig-key" "$P" ":5: unknown directive 'pcrsig-key'"
 case_file 'elfsig-policy 1\npcrs sha256:0\nmeasure-pcr 13\ninclude /etc/shadow\n'
 refused "unknown directive" "$P" ":4: unknown directive 'include'"
 case_file 'elfsig-policy 1\r\npcrs sha256:0\r\nmeasure-pcr 13\r\n'

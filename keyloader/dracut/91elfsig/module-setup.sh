@@ -34,11 +34,13 @@ install() {
 		inst_simple "$etc/policy" /etc/elfsig/policy
 		inst_simple "$etc/policy.sealed" /etc/elfsig/policy.sealed
 		# The authority's public key, the policy's signature and the
-		# signed PCR policies (absent from a version 1 enrolment).
-		for f in policy.sig authority.pem counter counter.sig; do
+		# signed PCR policies (absent from a version 1 enrolment); with
+		# the pcrsig opt-in, the systemd key, its object and .pcrsig files.
+		for f in policy.sig authority.pem counter counter.sig \
+			 pcrsig-key.pem pcrsig.sealed; do
 			[[ -f $etc/$f ]] && inst_simple "$etc/$f" "/etc/elfsig/$f"
 		done
-		for f in "$etc"/certs/* "$etc"/pcr-policies/*; do
+		for f in "$etc"/certs/* "$etc"/pcr-policies/* "$etc"/pcrsig/*; do
 			[[ -f $f ]] && inst_simple "$f" "/etc/elfsig/${f#"$etc"/}"
 		done
 	else

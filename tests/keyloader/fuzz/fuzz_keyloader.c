@@ -148,17 +148,35 @@ static void event_log(const uint8_t *data, size_t size)
 	kl_eventlog_replay(data, size, "fuzz", &rep, 1, &sel, &v);
 }
 
+/* systemd .pcrsig JSON: what parses is within the bounds. */
+static void pcrsig(const uint8_t *data, size_t size)
+{
+	struct kl_pcrsig_file f;
+	size_t i;
+
+	if (kl_pcrsig_parse(data, size, "fuzz", &f))
+		return;
+	if (!f.n || f.n > KL_PCRSIG_MAX_ENTRIES)
+		abort();
+	for (i = 0; i < f.n; i++)
+		if (!f.entries[i].pcrs || f.entries[i].pcrs >> ELFSIG_TPM_MAX_PCRS ||
+		    !f.entries[i].sig_len || f.entries[i].sig_len > KL_PCRPOL_MAX_SIG)
+			abort();
+	kl_pcrsig_file_free(&f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	switch (data[0] % 6) {
+	switch (data[0] % 7) {
 	case 0: policy(data + 1, size - 1); break;
 	case 1: cert(data + 1, size - 1); break;
 	case 2: pcr_values(data + 1, size - 1); break;
 	case 3: pcr_policy(data + 1, size - 1); break;
 	case 4: event_log(data + 1, size - 1); break;
 	case 5: binding(data + 1, size - 1); break;
+	case 6: pcrsig(data + 1, size - 1); break;
 	}
 	return 0;
 }

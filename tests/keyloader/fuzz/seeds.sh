@@ -3,7 +3,7 @@
 # kl_fuzz_seeds DIR: the keyloader fuzz seed corpus, made at test time.
 # Each seed's first byte selects the parser (0 policy, 1 certificate,
 # 2 PCR values, 3 signed PCR policy, 4 TCG event log, 5 rollback counter
-# binding), as in
+# binding, 6 systemd .pcrsig JSON), as in
 # fuzz_keyloader.c.
 kl_fuzz_seeds() {
 	local d=$1 fp
@@ -31,6 +31,13 @@ kl_fuzz_seeds() {
 	} > "$d/pcr-policy-v2"
 	{ printf '\x00elfsig-policy 3\nauthority sha256:%s\ngeneration 12\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\nkey sha256:%s\n' "$fp" "$fp"; } > "$d/policy-v3"
 	{ printf '\x05# seed\nelfsig-counter 1\nauthority sha256:%s\nsrk 000b%s\nnv-index 0x0100e15f\nnv-name 000b%s\nbase 18446744073709551615\n' "$fp" "$fp" "$fp"; } > "$d/binding"
+	{ printf '\x00elfsig-policy 3\nauthority sha256:%s\ngeneration 1\npcrs sha256:0,2,4,7\nmeasure-pcr 13\npcrsig-key sha256:%s\npcrsig-pcrs sha256:11\n\nkey sha256:%s\n' "$fp" "$fp" "$fp"; } > "$d/policy-pcrsig"
+	# systemd-measure sign's shape: two banks, the sha256 one with two
+	# phases (the signatures are not checked here).
+	{ printf '\x06{"sha1":[{"pcrs":[11],"pkfp":"%s","pol":"%s","sig":"AAEC"}],' "$fp" "$fp"
+	  printf '"sha256":[{"pcrs":[11],"pkfp":"%s","pol":"%s","sig":"cVfDaw7RzsVHES8z//b69A=="},' "$fp" "$fp"
+	  printf ' {"pcrs" : [ 4, 11 ], "sig":"AA==", "pol":"%s", "pkfp":"%s"}]}\n' "$fp" "$fp"
+	} > "$d/pcrsig"
 	# A crypto-agile event log: Spec ID, StartupLocality, two events.
 	python3 - "$d/event-log" <<'PY' || return 1
 import hashlib, struct, sys
