@@ -11,9 +11,11 @@
 #   make kernel-export   the patch files, written back from those trees
 #   make kernel-series-check  fail when the committed patches are not what
 #                        the trees make (kernel/refresh.sh; docs/kernel.md)
+#   make kernel-prefix-check  build and boot each prefix of the 6.12 series
+#                        (kernel/test-prefixes.sh; slow, not in make check)
 
 .PHONY: kernel kernel-source kernel-kasan kernel-6.1 vm-prereqs check-kasan-vm check-kernel-6.1 \
-	kernel-tree kernel-export kernel-series-check
+	kernel-tree kernel-export kernel-series-check kernel-prefix-check
 
 kernel:
 	@kernel/build-kernel.sh tiny
@@ -39,6 +41,11 @@ kernel-export:
 
 kernel-series-check:
 	@kernel/refresh.sh check
+
+# Each prefix 1..N of the series builds (tiny config) and boots; a
+# kernel build per patch, so not part of make check.
+kernel-prefix-check:
+	@tests/run kernel/test-prefixes.sh
 
 # Guest binaries must be static: the initramfs has no libc.
 VM_GUEST := $(O)/vm/probe $(O)/vm/hello $(O)/vm/big $(O)/vm/benchloop
