@@ -384,6 +384,11 @@ enforce)
 		expect_probe "root cannot $op a verified process" 1 $P $op $V
 		expect_probe "control: root can $op an unsigned process" 0 $P $op $U
 	done
+	# process_madvise() asks mm_access() for read access only, which the
+	# ptrace hook does not refuse: refused on its own (patch 18)
+	expect_probe "root cannot process_madvise a verified process" 1 $P madvise $V
+	expect_probe "control: root can process_madvise an unsigned process" 0 $P madvise $U
+	expect_probe "a verified process may process_madvise itself" 0 $PS madvise self
 	kill $V $U 2>/dev/null
 	wait 2>/dev/null
 
@@ -414,6 +419,13 @@ enforce)
 	esac
 	wait $V 2>/dev/null
 	rm -f /tmp/held.v /tmp/held.u
+
+	# 7d. no userfaultfd in a verified process: its holder would write
+	# the process's memory (UFFDIO_COPY), whoever it is passed to
+	for how in sys dev; do
+		expect_probe "a verified process cannot create a userfaultfd ($how)" 1 $PS uffd $how
+		expect_probe "control: an unsigned process fills its memory through a userfaultfd ($how)" 0 $P uffd $how
+	done
 
 	# 8. kexec gate
 	expect_probe "kexec_file_load from unverified process before the gate" 0 $P kexec-file
