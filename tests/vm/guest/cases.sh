@@ -374,6 +374,68 @@ enforce)
 	i386 "tampered signed binary is killed" "RESULT signal 9" $T/hello32.tampered
 	[ -e $T/hello32.tampered ] && expect_log "i386: log: tampered" "path=$T/hello32.tampered: bad signature"
 
+	# 6d. the copy is charged to the exec'ing task's memory cgroup: uid
+	# 1000 in a cgroup v2 group execs a fake-signed 48 MiB image (signer in
+	# .elfsig, under image_max_kb, so it is copied before the signature
+	# fails). Without a limit the group's peak holds the copy; with
+	# memory.max 16M the exec fails or the group's task is OOM-killed,
+	# only inside the group, and a root sentinel outside survives.
+	CG=/sys/fs/cgroup
+	if ! { mkdir -p $CG && mount -t cgroup2 none $CG 2>/dev/null; }; then
+		skip "memcg: the copy is charged to the exec'ing task's cgroup" "no cgroup2 (kernel without CONFIG_CGROUPS)"
+	elif ! grep -qw memory $CG/cgroup.controllers; then
+		skip "memcg: the copy is charged to the exec'ing task's cgroup" "no memory controller (kernel without CONFIG_MEMCG)"
+		umount $CG
+	else
+		echo +memory > $CG/cgroup.subtree_control
+		mkdir $CG/elfsig
+		cgev() { sed -n "s/^$1 //p" $CG/elfsig/memory.events; }
+		# in-cgroup PATH: exec PATH as uid 1000 from inside the group
+		incg() { sh -c "echo \$\$ > $CG/elfsig/cgroup.procs && exec $P run-as 1000 $1" 2>&1; }
+		$P fake-image $T/hello.rsa /tmp/memcg.known $((48 << 20)) > /dev/null ||
+			fail "fake-signed sparse images" "probe fake-image failed"
+		sleep 5	# elfsig's log is rate limited: 10 lines per 5 s
+		OUT=$(incg /tmp/memcg.known)
+		peak=$(cat $CG/elfsig/memory.peak)
+		case "$OUT" in
+		*"RESULT signal 9"*) pass "memcg: no limit: the fake-signed 48 MiB image is copied, then killed" ;;
+		*) fail "memcg: no limit: the fake-signed 48 MiB image is copied, then killed" "$(oneline "$OUT")" ;;
+		esac
+		[ "$peak" -ge $((48 << 20)) ] && pass "memcg: the copy was charged to the group (memory.peak $peak >= 48 MiB)" ||
+			fail "memcg: the copy was charged to the group (memory.peak >= 48 MiB)" "memory.peak $peak"
+		sleep 1
+		cur=$(cat $CG/elfsig/memory.current)
+		[ "$cur" -lt $((4 << 20)) ] && pass "memcg: the charge is returned after the failed exec (memory.current $cur)" ||
+			fail "memcg: the charge is returned after the failed exec" "memory.current $cur"
+		rmdir $CG/elfsig && mkdir $CG/elfsig
+		echo 16M > $CG/elfsig/memory.max
+		$P hog 32 3600 > /tmp/hog.out 2>&1 &
+		hog=$!
+		sleep 2
+		OUT=$(incg /tmp/memcg.known)
+		# the exec fails (ENOMEM) or a task of the group is OOM-killed;
+		# either way the copy must have run into the group's limit
+		mx=$(cgev max) ok=$(cgev oom_kill)
+		[ "${mx:-0}" -gt 0 ] && pass "memcg: memory.max 16M: the copy ran into the group's limit (memory.events: max $mx, oom_kill ${ok:-?}; $(oneline "$OUT" | cut -c1-60))" ||
+			fail "memcg: memory.max 16M: the copy ran into the group's limit" "$(oneline "$(cat $CG/elfsig/memory.events)"); $(oneline "$OUT")"
+		# every OOM kill of the boot so far was this group's
+		_k=$(kmsg | grep 'oom-kill:')
+		if echo "$_k" | grep -v 'oom_memcg=/elfsig,' | grep -q .; then
+			fail "memcg: OOM kills stay inside the group" "$(oneline "$_k")"
+		else
+			pass "memcg: OOM kills stay inside the group ($(echo "$_k" | grep -c 'oom-kill:') in it)"
+		fi
+		if kill -0 "$hog" 2>/dev/null; then pass "memcg: the root sentinel outside the group survives"; else fail "memcg: the root sentinel outside the group survives" "it is gone: $(oneline "$(cat /tmp/hog.out)")"; fi
+		kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null
+		sleep 1
+		cur=$(cat $CG/elfsig/memory.current)
+		[ "$cur" -lt $((4 << 20)) ] && pass "memcg: memory.max 16M: the charge is returned (memory.current $cur)" ||
+			fail "memcg: memory.max 16M: the charge is returned" "memory.current $cur"
+		rmdir $CG/elfsig
+		umount $CG
+		rm -f /tmp/memcg.known /tmp/hog.out
+	fi
+
 	# 7. no ptrace / memory access to a verified process, even for root
 	$PS sleep 60 &
 	V=$!
