@@ -217,16 +217,24 @@ static int do_dmesg(void)
  * the same signer over other bytes, so it can never verify, but only
  * copying and hashing the image can tell. What an attacker can make with
  * any signed binary in hand.
+ *
+ * fake-spread SRC DST N: the same with N PT_LOADs of one page each, 2 MiB
+ * apart: 4 KiB each in the program headers, a 2 MiB folio each where
+ * tmpfs makes huge pages.
  */
-static int do_fake_image(const char *src, const char *dst, unsigned long long bytes)
+static int do_fake_image(const char *src, const char *dst, unsigned long long bytes,
+			 int nload)
 {
 	static const char strtab[] = "\0.signature\0.shstrtab";
 	Elf64_Ehdr eh, neh;
-	Elf64_Phdr ph;
+	Elf64_Phdr ph[64];
 	Elf64_Shdr sh, nsh[3];
 	unsigned long long at, sig_at = 0, sig_len = 0, tail;
 	char name[16], *sig;
 	int in, out, i, ok = 0;
+
+	if (nload < 1 || nload > 64)
+		return 2;
 
 	in = open(src, O_RDONLY);
 	if (in < 0 || pread(in, &eh, sizeof(eh), 0) != sizeof(eh) || !eh.e_shnum)
@@ -255,19 +263,24 @@ static int do_fake_image(const char *src, const char *dst, unsigned long long by
 	tail = (tail + 7) & ~7ULL;
 	neh = eh;
 	neh.e_phoff = sizeof(neh);
-	neh.e_phnum = 1;
-	neh.e_phentsize = sizeof(ph);
+	neh.e_phnum = nload;
+	neh.e_phentsize = sizeof(ph[0]);
 	neh.e_shoff = tail;
 	neh.e_shnum = 3;
 	neh.e_shentsize = sizeof(Elf64_Shdr);
 	neh.e_shstrndx = 2;
-	neh.e_entry = 0x400000 + sizeof(neh) + sizeof(ph);
-	memset(&ph, 0, sizeof(ph));
-	ph.p_type = PT_LOAD;
-	ph.p_flags = PF_R | PF_X;
-	ph.p_vaddr = ph.p_paddr = 0x400000;
-	ph.p_filesz = ph.p_memsz = bytes;
-	ph.p_align = 4096;
+	neh.e_entry = 0x400000 + sizeof(neh) + nload * sizeof(ph[0]);
+	memset(ph, 0, sizeof(ph));
+	for (i = 0; i < nload; i++) {
+		unsigned long long stride = nload > 1 ? bytes / nload & ~4095ULL : 0;
+
+		ph[i].p_type = PT_LOAD;
+		ph[i].p_flags = PF_R | PF_X;
+		ph[i].p_offset = i * stride;
+		ph[i].p_vaddr = ph[i].p_paddr = 0x400000 + i * stride;
+		ph[i].p_filesz = ph[i].p_memsz = nload > 1 ? 4096 : bytes;
+		ph[i].p_align = 4096;
+	}
 	memset(nsh, 0, sizeof(nsh));
 	nsh[1].sh_name = 1;
 	nsh[1].sh_type = SHT_PROGBITS;
@@ -281,7 +294,7 @@ static int do_fake_image(const char *src, const char *dst, unsigned long long by
 	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0755);
 	if (out >= 0 &&
 	    pwrite(out, &neh, sizeof(neh), 0) == sizeof(neh) &&
-	    pwrite(out, &ph, sizeof(ph), sizeof(neh)) == sizeof(ph) &&
+	    pwrite(out, ph, nload * sizeof(ph[0]), sizeof(neh)) == (ssize_t)(nload * sizeof(ph[0])) &&
 	    pwrite(out, sig, sig_len, bytes) == (ssize_t)sig_len &&
 	    pwrite(out, strtab, sizeof(strtab), bytes + sig_len) == sizeof(strtab) &&
 	    pwrite(out, nsh, sizeof(nsh), tail) == sizeof(nsh))
@@ -451,7 +464,8 @@ static int usage(void)
 	fputs("usage: probe exec|traceme-exec PATH [ARG...] | attach|seize|memread|memwrite|vmread|vmwrite|getfd PID\n"
 	      "       | kexec-load | kexec-file | whoami | run-as UID PATH [ARG...] | sleep SEC\n"
 	      "       | memlock | shoff | dmesg | poweroff\n"
-	      "       | fake-image SIGNED OUT BYTES | hog MIB SEC | hold-memfd SEC\n"
+	      "       | fake-image SIGNED OUT BYTES | fake-spread SIGNED OUT N | hog MIB SEC\n"
+	      "       | hold-memfd SEC\n"
 	      "       | reopen PID fd|map_files|cwd|root | madvise PID|self | uffd sys|dev\n", stderr);
 	return 2;
 }
@@ -508,7 +522,10 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "shoff"))
 		return do_shoff();
 	if (!strcmp(cmd, "fake-image") && argc > 4)
-		return do_fake_image(argv[2], argv[3], strtoull(argv[4], NULL, 0));
+		return do_fake_image(argv[2], argv[3], strtoull(argv[4], NULL, 0), 1);
+	if (!strcmp(cmd, "fake-spread") && argc > 4)
+		return do_fake_image(argv[2], argv[3], (unsigned long long)atoi(argv[4]) << 21,
+				     atoi(argv[4]));
 	if (!strcmp(cmd, "hold-memfd") && argc > 2)
 		return do_hold_memfd(atoi(argv[2]));
 	if (!strcmp(cmd, "reopen") && pid && argc > 3)
