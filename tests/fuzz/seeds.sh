@@ -12,7 +12,13 @@ fuzz_seeds() {
 	printf '\t.globl _start\n\t.text\n_start:\tmov $60, %%eax\n\txor %%edi, %%edi\n\tsyscall\n' \
 		> "$FIX/src/tiny.s"
 	as -o "$FIX/src/tiny.o" "$FIX/src/tiny.s" && ld -o "$FIX/bin/tiny" "$FIX/src/tiny.o"
-	for b in tiny s390x-be64 ppc32-be32 aarch64; do
+	# The same for i386 (ELF32 little-endian: the compat loader's files).
+	# shellcheck disable=SC2016 # assembly, not shell
+	printf '\t.globl _start\n\t.text\n_start:\tmov $1, %%eax\n\txor %%ebx, %%ebx\n\tint $0x80\n' \
+		> "$FIX/src/tiny32.s"
+	as --32 -o "$FIX/src/tiny32.o" "$FIX/src/tiny32.s" &&
+		ld -m elf_i386 -o "$FIX/bin/tiny32" "$FIX/src/tiny32.o" || return 1
+	for b in tiny tiny32 s390x-be64 ppc32-be32 aarch64; do
 		for k in rsa2048 p256; do
 			s=$SEEDS/elf/$b-$k
 			fix_sign $k "$FIX/bin/$b" "$s" || return 1
@@ -32,8 +38,16 @@ open(sys.argv[2], "wb").write(data[d["section_offset"]:d["section_offset"] + d["
 		cp "$s" "$SEEDS/elf/h-${s##*/}"; cp "$s" "$SEEDS/sections/h-${s##*/}"
 	done
 	rm -rf "$SEEDS/hostile"
-	# The kernel parser harness reads native (ELF64 little-endian) files.
+	# and of a small signed ELF32 file
+	$ELFCRAFT hostile "$SEEDS/elf/tiny32-rsa2048" "$SEEDS/hostile" > /dev/null
+	for s in "$SEEDS"/hostile/*; do
+		cp "$s" "$SEEDS/elf/h32-${s##*/}"; cp "$s" "$SEEDS/sections/h32-${s##*/}"
+	done
+	rm -rf "$SEEDS/hostile"
+	# The kernel parser harness reads native little-endian files: ELF64,
+	# and ELF32 as the compat loader does.
 	mkdir -p "$SEEDS/kernel-parse"
-	cp "$SEEDS"/elf/tiny-* "$SEEDS"/elf/aarch64-* "$SEEDS"/elf/h-* "$SEEDS/kernel-parse/"
+	cp "$SEEDS"/elf/tiny-* "$SEEDS"/elf/tiny32-* "$SEEDS"/elf/aarch64-* "$SEEDS"/elf/h-* \
+		"$SEEDS"/elf/h32-* "$SEEDS/kernel-parse/"
 	touch "$SEEDS/.done"
 }

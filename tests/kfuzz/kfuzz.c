@@ -7,7 +7,9 @@
  *
  * The harness reads the ELF header and program headers as binfmt_elf does
  * (elf_read_phdrs' checks), then calls elfsig_check_image(),
- * elfsig_find_section() and elfsig_pkcs7_hash_algo().
+ * elfsig_find_section() and elfsig_pkcs7_hash_algo(). An ELF32 file's
+ * headers are widened to the native types first, as fs/elfsig/exec.c
+ * does for the compat ELF loader (compat_binfmt_elf).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -50,39 +52,118 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 void fuzz_report(void);
 
 /* What the kernel's parser said, for the replay summary. */
-static unsigned long n_signed, n_unsigned, n_refused, n_agree;
+static unsigned long n_signed, n_unsigned, n_refused, n_agree, n_agree32;
 
 void fuzz_report(void)
 {
 	printf("kernel parser: %lu signed, %lu unsigned, %lu refused; "
-	       "%lu signed files agreed with libelfsig\n",
-	       n_signed, n_unsigned, n_refused, n_agree);
+	       "%lu signed files agreed with libelfsig, %lu of them ELF32\n",
+	       n_signed, n_unsigned, n_refused, n_agree, n_agree32);
+}
+
+/*
+ * The program header table, with binfmt_elf's checks (load_elf_binary()
+ * and elf_read_phdrs()): an executable or shared object, entries of the
+ * class's size, 1 to 64 KiB of them. Return: the table, or NULL.
+ */
+static void *read_phdrs(struct file *file, unsigned int type,
+			unsigned int phentsize, unsigned int phnum, u64 phoff,
+			size_t entsize)
+{
+	u64 phtsize = (u64)phnum * entsize;
+	void *p;
+
+	if ((type != ET_EXEC && type != ET_DYN) || phentsize != entsize ||
+	    phtsize == 0 || phtsize > 65536)
+		return NULL;
+	p = malloc(phtsize);
+	if (p && elfsig_read(file, p, phtsize, phoff)) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
+/*
+ * An ELF32 file's headers as the compat ELF loader reads them (its
+ * elf_read_phdrs() checks), widened to the native types like
+ * elfsig_widen() in fs/elfsig/exec.c. Return: the program headers, or
+ * NULL when binfmt_elf would not get to elfsig.
+ */
+static struct elf_phdr *read_elf32(struct file *file, struct elfhdr *ehdr)
+{
+	struct elf32_hdr e32;
+	struct elf32_phdr *p32;
+	struct elf_phdr *phdrs;
+	unsigned int i;
+
+	if (elfsig_read(file, &e32, sizeof(e32), 0))
+		return NULL;
+	p32 = read_phdrs(file, e32.e_type, e32.e_phentsize, e32.e_phnum,
+			 e32.e_phoff, sizeof(*p32));
+	phdrs = p32 ? malloc(e32.e_phnum * sizeof(*phdrs)) : NULL;
+	if (!phdrs) {
+		free(p32);
+		return NULL;
+	}
+	memset(ehdr, 0, sizeof(*ehdr));
+	memcpy(ehdr->e_ident, e32.e_ident, EI_NIDENT);
+	ehdr->e_type = e32.e_type;
+	ehdr->e_machine = e32.e_machine;
+	ehdr->e_version = e32.e_version;
+	ehdr->e_entry = e32.e_entry;
+	ehdr->e_phoff = e32.e_phoff;
+	ehdr->e_shoff = e32.e_shoff;
+	ehdr->e_flags = e32.e_flags;
+	ehdr->e_ehsize = e32.e_ehsize;
+	ehdr->e_phentsize = e32.e_phentsize;
+	ehdr->e_phnum = e32.e_phnum;
+	ehdr->e_shentsize = e32.e_shentsize;
+	ehdr->e_shnum = e32.e_shnum;
+	ehdr->e_shstrndx = e32.e_shstrndx;
+	for (i = 0; i < e32.e_phnum; i++) {
+		phdrs[i] = (struct elf_phdr) {
+			.p_type = p32[i].p_type,
+			.p_flags = p32[i].p_flags,
+			.p_offset = p32[i].p_offset,
+			.p_vaddr = p32[i].p_vaddr,
+			.p_paddr = p32[i].p_paddr,
+			.p_filesz = p32[i].p_filesz,
+			.p_memsz = p32[i].p_memsz,
+			.p_align = p32[i].p_align,
+		};
+	}
+	free(p32);
+	return phdrs;
 }
 
 static void check_kernel(struct file *file, struct lib_view *lib)
 {
-	struct elfhdr ehdr;
+	struct elfhdr ehdr = { 0 };
 	struct elf_phdr *phdrs = NULL;
 	struct elfsig_section sec = { 0 };
 	const char *why = NULL;
 	enum hash_algo algo = HASH_ALGO__LAST;
 	u8 *der = NULL;
 	int found = -1, shape = -1;
-	u64 phtsize;
 
-	/* What binfmt_elf checks before any elfsig code runs. */
-	if (elfsig_read(file, &ehdr, sizeof(ehdr), 0) ||
-	    memcmp(ehdr.e_ident, ELFMAG, SELFMAG) ||
-	    ehdr.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    (ehdr.e_type != ET_EXEC && ehdr.e_type != ET_DYN) ||
-	    ehdr.e_phentsize != sizeof(struct elf_phdr))
+	/* What binfmt_elf (or compat_binfmt_elf) checks before elfsig runs. */
+	if (elfsig_read(file, &ehdr, EI_NIDENT, 0) ||
+	    memcmp(ehdr.e_ident, ELFMAG, SELFMAG))
 		goto out;
-	phtsize = (u64)ehdr.e_phnum * sizeof(struct elf_phdr);
-	if (phtsize == 0 || phtsize > 65536)
-		goto out;
-	phdrs = malloc(phtsize);
-	if (!phdrs || elfsig_read(file, phdrs, phtsize, ehdr.e_phoff))
-		goto out;
+	if (ehdr.e_ident[EI_CLASS] == ELFCLASS32) {
+		phdrs = read_elf32(file, &ehdr);
+		if (!phdrs)
+			goto out;
+	} else {
+		if (elfsig_read(file, &ehdr, sizeof(ehdr), 0) ||
+		    ehdr.e_ident[EI_CLASS] != ELFCLASS64)
+			goto out;
+		phdrs = read_phdrs(file, ehdr.e_type, ehdr.e_phentsize,
+				   ehdr.e_phnum, ehdr.e_phoff, sizeof(*phdrs));
+		if (!phdrs)
+			goto out;
+	}
 
 	if (elfsig_check_image(file, &ehdr, phdrs, &why))
 		goto out;
@@ -106,6 +187,8 @@ out:
 	     sec.size != lib->size || (int)algo != lib->hash))
 		abort();
 	n_agree += lib->signed_ok;
+	if (lib->signed_ok && ehdr.e_ident[EI_CLASS] == ELFCLASS32)
+		n_agree32++;
 	if (found == 1 && shape == 0)
 		n_signed++;
 	else if (found == 0)

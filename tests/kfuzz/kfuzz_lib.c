@@ -24,8 +24,11 @@ int kfuzz_lib_view(int fd, struct lib_view *v)
 	elfsig_set_error_callback(NULL, NULL);
 	if (elfsig_elf_parse_fd(&elf, fd, "kfuzz", ELFSIG_PARSE_ALL))
 		return 0;
-	/* The native kernel parser reads ELF64 little-endian files only. */
-	if (elf.is64 && !elf.big_endian &&
+	/*
+	 * The kernel parser reads native little-endian files: ELF64, and
+	 * ELF32 ones widened for the compat loader.
+	 */
+	if (!elf.big_endian &&
 	    elfsig_elf_read_signature(&elf, &der, &len) == 0) {
 		if (elfsig_pkcs7_check(der, len, "kfuzz", &view) == 0) {
 			v->signed_ok = 1;

@@ -23,9 +23,15 @@ fi
 # by both parsers, and the hostile ones refused.
 signed=$(echo "$out" | sed -n 's/.* \([0-9]*\) signed files agreed.*/\1/p')
 refused=$(echo "$out" | sed -n 's/.*unsigned, \([0-9]*\) refused.*/\1/p')
-nseed=$(find "$SEEDS/kernel-parse" -name 'tiny-*' -o -name 'aarch64-*' | wc -l)
+nseed=$(find "$SEEDS/kernel-parse" -name 'tiny-*' -o -name 'tiny32-*' -o -name 'aarch64-*' | wc -l)
 [ "${signed:-0}" -ge "$nseed" ] && t_pass "kernel parser and libelfsig agree on all $nseed signed seeds" ||
 	t_fail "kernel parser and libelfsig agree on the signed seeds" "$out"
+# ELF32 (the compat loader's files, headers widened as exec.c does)
+signed32=$(echo "$out" | sed -n 's/.* \([0-9]*\) of them ELF32.*/\1/p')
+nseed32=$(find "$SEEDS/kernel-parse" -name 'tiny32-*' | wc -l)
+[ "$nseed32" -gt 0 ] && [ "${signed32:-0}" -ge "$nseed32" ] &&
+	t_pass "kernel parser and libelfsig agree on all $nseed32 signed ELF32 seeds" ||
+	t_fail "kernel parser and libelfsig agree on the signed ELF32 seeds" "$nseed32 seeds; $out"
 [ "${refused:-0}" -ge 40 ] && t_pass "kernel parser refuses $refused hostile inputs without a sanitizer report" ||
 	t_fail "kernel parser refuses the hostile inputs" "$out"
 exit 0

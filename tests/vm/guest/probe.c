@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * probe - static multi-tool for elfsig's QEMU tests: exec with a precise
- * outcome, ptrace / /proc/PID/mem / process_vm_* / kexec probes, run as
- * another user, dump the kernel log, power off.
+ * outcome, ptrace / /proc/PID/mem / process_vm_* / process_madvise /
+ * userfaultfd / kexec probes, run as another user, dump the kernel log,
+ * power off.
  *
  * Probes print one word and exit 0 when the operation succeeded, 1 when it
  * was refused with EPERM/EACCES, 2 on any other error.
@@ -12,11 +13,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/userfaultfd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
@@ -27,6 +30,13 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#endif
+#ifndef USERFAULTFD_IOC_NEW
+#define USERFAULTFD_IOC_NEW _IO(0xAA, 0x00)
+#endif
 
 #ifndef KEXEC_FILE_UNLOAD
 #define KEXEC_FILE_UNLOAD 1
@@ -207,16 +217,24 @@ static int do_dmesg(void)
  * the same signer over other bytes, so it can never verify, but only
  * copying and hashing the image can tell. What an attacker can make with
  * any signed binary in hand.
+ *
+ * fake-spread SRC DST N: the same with N PT_LOADs of one page each, 2 MiB
+ * apart: 4 KiB each in the program headers, a 2 MiB folio each where
+ * tmpfs makes huge pages.
  */
-static int do_fake_image(const char *src, const char *dst, unsigned long long bytes)
+static int do_fake_image(const char *src, const char *dst, unsigned long long bytes,
+			 int nload)
 {
 	static const char strtab[] = "\0.signature\0.shstrtab";
 	Elf64_Ehdr eh, neh;
-	Elf64_Phdr ph;
+	Elf64_Phdr ph[64];
 	Elf64_Shdr sh, nsh[3];
 	unsigned long long at, sig_at = 0, sig_len = 0, tail;
 	char name[16], *sig;
 	int in, out, i, ok = 0;
+
+	if (nload < 1 || nload > 64)
+		return 2;
 
 	in = open(src, O_RDONLY);
 	if (in < 0 || pread(in, &eh, sizeof(eh), 0) != sizeof(eh) || !eh.e_shnum)
@@ -245,19 +263,24 @@ static int do_fake_image(const char *src, const char *dst, unsigned long long by
 	tail = (tail + 7) & ~7ULL;
 	neh = eh;
 	neh.e_phoff = sizeof(neh);
-	neh.e_phnum = 1;
-	neh.e_phentsize = sizeof(ph);
+	neh.e_phnum = nload;
+	neh.e_phentsize = sizeof(ph[0]);
 	neh.e_shoff = tail;
 	neh.e_shnum = 3;
 	neh.e_shentsize = sizeof(Elf64_Shdr);
 	neh.e_shstrndx = 2;
-	neh.e_entry = 0x400000 + sizeof(neh) + sizeof(ph);
-	memset(&ph, 0, sizeof(ph));
-	ph.p_type = PT_LOAD;
-	ph.p_flags = PF_R | PF_X;
-	ph.p_vaddr = ph.p_paddr = 0x400000;
-	ph.p_filesz = ph.p_memsz = bytes;
-	ph.p_align = 4096;
+	neh.e_entry = 0x400000 + sizeof(neh) + nload * sizeof(ph[0]);
+	memset(ph, 0, sizeof(ph));
+	for (i = 0; i < nload; i++) {
+		unsigned long long stride = nload > 1 ? bytes / nload & ~4095ULL : 0;
+
+		ph[i].p_type = PT_LOAD;
+		ph[i].p_flags = PF_R | PF_X;
+		ph[i].p_offset = i * stride;
+		ph[i].p_vaddr = ph[i].p_paddr = 0x400000 + i * stride;
+		ph[i].p_filesz = ph[i].p_memsz = nload > 1 ? 4096 : bytes;
+		ph[i].p_align = 4096;
+	}
 	memset(nsh, 0, sizeof(nsh));
 	nsh[1].sh_name = 1;
 	nsh[1].sh_type = SHT_PROGBITS;
@@ -271,7 +294,7 @@ static int do_fake_image(const char *src, const char *dst, unsigned long long by
 	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0755);
 	if (out >= 0 &&
 	    pwrite(out, &neh, sizeof(neh), 0) == sizeof(neh) &&
-	    pwrite(out, &ph, sizeof(ph), sizeof(neh)) == sizeof(ph) &&
+	    pwrite(out, ph, nload * sizeof(ph[0]), sizeof(neh)) == (ssize_t)(nload * sizeof(ph[0])) &&
 	    pwrite(out, sig, sig_len, bytes) == (ssize_t)sig_len &&
 	    pwrite(out, strtab, sizeof(strtab), bytes + sig_len) == sizeof(strtab) &&
 	    pwrite(out, nsh, sizeof(nsh), tail) == sizeof(nsh))
@@ -367,13 +390,83 @@ static int do_reopen(pid_t pid, const char *what)
 	return report(what, 0);
 }
 
+/*
+ * madvise PID: process_madvise(MADV_COLD) of the first writable page of
+ * PID (another process's, or the caller's own when PID is our pid).
+ */
+static int do_madvise(pid_t pid)
+{
+	struct iovec iov = { (void *)first_map(pid, 1), 4096 };
+	int pfd = syscall(SYS_pidfd_open, pid, 0);
+	long rc;
+
+	if (pfd < 0)
+		return report("madvise", -1);
+	rc = syscall(SYS_process_madvise, pfd, &iov, 1, MADV_COLD, 0);
+	close(pfd);
+	return report("madvise", rc);
+}
+
+/*
+ * uffd sys|dev: create a userfaultfd for our own memory (userfaultfd() or
+ * /dev/userfaultfd), register an anonymous page on it and fill the page
+ * through UFFDIO_COPY, as any holder of the descriptor could; checks the
+ * page then holds what was copied.
+ */
+static int do_uffd(const char *how)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct uffdio_copy copy = { 0 };
+	static char src[4096] __attribute__((aligned(4096))) = "UFFD";
+	char *p;
+	int fd, dev;
+
+	if (!strcmp(how, "dev")) {
+		dev = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
+		if (dev < 0) {
+			printf("uffd: /dev/userfaultfd: %s\n", strerrorname_np(errno) ?: "?");
+			return 2;
+		}
+		fd = ioctl(dev, USERFAULTFD_IOC_NEW, O_CLOEXEC);
+		close(dev);
+	} else {
+		fd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	}
+	if (fd < 0)
+		return report("uffd", -1);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED || ioctl(fd, UFFDIO_API, &api))
+		goto fail;
+	reg.range.start = (unsigned long)p;
+	reg.range.len = 4096;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(fd, UFFDIO_REGISTER, &reg))
+		goto fail;
+	copy.dst = (unsigned long)p;
+	copy.src = (unsigned long)src;
+	copy.len = 4096;
+	if (ioctl(fd, UFFDIO_COPY, &copy) || memcmp(p, "UFFD", 5)) {
+		printf("uffd: UFFDIO_COPY failed (%s)\n", strerrorname_np(errno) ?: "?");
+		close(fd);
+		return 2;
+	}
+	close(fd);
+	return report("uffd", 0);
+fail:
+	printf("uffd: setup failed (%s)\n", strerrorname_np(errno) ?: "?");
+	close(fd);
+	return 2;
+}
+
 static int usage(void)
 {
 	fputs("usage: probe exec|traceme-exec PATH [ARG...] | attach|seize|memread|memwrite|vmread|vmwrite|getfd PID\n"
 	      "       | kexec-load | kexec-file | whoami | run-as UID PATH [ARG...] | sleep SEC\n"
 	      "       | memlock | shoff | dmesg | poweroff\n"
-	      "       | fake-image SIGNED OUT BYTES | hog MIB SEC | hold-memfd SEC\n"
-	      "       | reopen PID fd|map_files|cwd|root\n", stderr);
+	      "       | fake-image SIGNED OUT BYTES | fake-spread SIGNED OUT N | hog MIB SEC\n"
+	      "       | hold-memfd SEC\n"
+	      "       | reopen PID fd|map_files|cwd|root | madvise PID|self | uffd sys|dev\n", stderr);
 	return 2;
 }
 
@@ -429,11 +522,18 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "shoff"))
 		return do_shoff();
 	if (!strcmp(cmd, "fake-image") && argc > 4)
-		return do_fake_image(argv[2], argv[3], strtoull(argv[4], NULL, 0));
+		return do_fake_image(argv[2], argv[3], strtoull(argv[4], NULL, 0), 1);
+	if (!strcmp(cmd, "fake-spread") && argc > 4)
+		return do_fake_image(argv[2], argv[3], (unsigned long long)atoi(argv[4]) << 21,
+				     atoi(argv[4]));
 	if (!strcmp(cmd, "hold-memfd") && argc > 2)
 		return do_hold_memfd(atoi(argv[2]));
 	if (!strcmp(cmd, "reopen") && pid && argc > 3)
 		return do_reopen(pid, argv[3]);
+	if (!strcmp(cmd, "madvise") && argc > 2)
+		return do_madvise(strcmp(argv[2], "self") ? pid : getpid());
+	if (!strcmp(cmd, "uffd") && argc > 2)
+		return do_uffd(argv[2]);
 	if (!strcmp(cmd, "hog") && argc > 3)
 		return do_hog(strtoul(argv[2], NULL, 0), atoi(argv[3]));
 	if (!strcmp(cmd, "dmesg"))
