@@ -26,16 +26,13 @@ static const struct common_prog tool = {
 		 "reachable, 5 malformed input, 6 quote not valid, 7 log does not replay\n"
 		 "to the quote, 8 a key not in the allow list, 9 keyring not locked (or a\n"
 		 "key after the lock).\n",
-	.cmds = cmds,
-	.ncmds = sizeof(cmds) / sizeof(cmds[0]),
-	.exit_ok = EXIT_OK,
-	.exit_usage = EXIT_USAGE,
+	COMMON_PROG_CMDS(cmds, EXIT_OK, EXIT_USAGE),
 };
 
 int main(int argc, char **argv)
 {
-	setenv("TSS2_LOG", "all+none", 0);
-	elfsig_tpm_set_error_callback(common_stderr_error, (void *)prog);
 	kl_set_error_callback(common_stderr_error, (void *)prog);
+	elfsig_tpm_set_error_callback(common_stderr_error, (void *)prog);
+	common_tss_quiet();
 	return common_prog_main(&tool, argc, argv);
 }

@@ -179,6 +179,20 @@ int common_write_atomic(const char *path, const void *data, size_t len,
 	return ret ? ret : common_atomic_commit(tmp, path, err);
 }
 
+void *common_memdup(const void *src, size_t n)
+{
+	void *p = malloc(n);
+
+	if (p)
+		memcpy(p, src, n);
+	return p;
+}
+
+void common_tss_quiet(void)
+{
+	setenv("TSS2_LOG", "all+none", 0);
+}
+
 void common_hex(const uint8_t *in, size_t len, char *out)
 {
 	static const char digits[] = "0123456789abcdef";

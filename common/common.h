@@ -145,6 +145,16 @@ int common_write_atomic(const char *path, const void *data, size_t len,
 void common_sync_dir(const char *path) COMMON_INTERNAL;
 
 /**
+ * common_memdup() - a malloc'ed copy of @n bytes (an OpenSSL buffer kept
+ * past its own free, say)
+ * @src: the bytes
+ * @n:   how many (more than 0)
+ *
+ * Return: the copy, or NULL when out of memory.
+ */
+void *common_memdup(const void *src, size_t n) COMMON_INTERNAL;
+
+/**
  * common_hex() - lower-case hex of @len bytes, NUL-terminated
  * @in:  the bytes
  * @len: how many
@@ -259,6 +269,19 @@ struct common_getopt {
  * or -1: the command returns @g->status (--help printed, or a usage error).
  */
 int common_getopt(struct common_getopt *g, int argc, char **argv) COMMON_INTERNAL;
+
+/* The command table and exit statuses of a struct common_prog initializer. */
+#define COMMON_PROG_CMDS(table, ok, usage) \
+	.cmds = (table), .ncmds = sizeof(table) / sizeof((table)[0]), \
+	.exit_ok = (ok), .exit_usage = (usage)
+
+/**
+ * common_tss_quiet() - keep tpm2-tss from logging failures on stderr
+ *
+ * tpm2-tss logs every failure on its own; the tools' one line per failure
+ * says it better. A TSS2_LOG the user set wins.
+ */
+void common_tss_quiet(void) COMMON_INTERNAL;
 
 /**
  * common_stderr_error() - an error callback for the libraries: one line,

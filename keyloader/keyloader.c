@@ -1029,9 +1029,8 @@ int main(int argc, char **argv)
 
 	kl_set_error_callback(lib_error, NULL);
 	elfsig_tpm_set_error_callback(lib_error, NULL);
-	/* tpm2-tss logs to stderr on its own; our messages say what failed,
-	 * on the console and in kmsg. TSS2_LOG set by the caller wins. */
-	setenv("TSS2_LOG", "all+none", 0);
+	/* Our messages say what failed, on the console and in kmsg. */
+	common_tss_quiet();
 	ret = parse_options(&r, argc, argv);
 	if (ret == 1)
 		return EXIT_LOADED;

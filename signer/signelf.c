@@ -29,10 +29,7 @@ static const struct common_prog signelf = {
 		 "  -V, --version  show the version\n"
 		 "\nExit status: 0 success/valid, 1 bad signature or no trusted key,\n"
 		 "2 unsigned, 3 not ELF or malformed, 4 usage error, 5 other error.\n",
-	.cmds = commands,
-	.ncmds = sizeof(commands) / sizeof(commands[0]),
-	.exit_ok = EXIT_VALID,
-	.exit_usage = EXIT_USAGE,
+	COMMON_PROG_CMDS(commands, EXIT_VALID, EXIT_USAGE),
 };
 
 int main(int argc, char **argv)

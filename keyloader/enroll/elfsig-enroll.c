@@ -57,10 +57,8 @@ int main(int argc, char **argv)
 	elfsig_tpm_set_error_callback(common_stderr_error, (void *)PROG);
 	/* the authority key */
 	elfsig_set_error_callback(common_stderr_error, (void *)PROG);
-	/* tpm2-tss logs TPM errors to stderr on its own (an NV index not
-	 * defined yet is expected); ours say what failed. TSS2_LOG set by
-	 * the caller wins. */
-	setenv("TSS2_LOG", "all+none", 0);
+	/* (An NV index not defined yet is expected, not worth a TSS line.) */
+	common_tss_quiet();
 	if (argc < 2)
 		return usage_err("no command given");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

@@ -75,12 +75,11 @@ static int pem_to_der(const uint8_t *buf, size_t len, const char *name,
 		}
 		ERR_clear_error();
 	}
-	*der = malloc((size_t)dlen);
+	*der = common_memdup(data, (size_t)dlen);
 	if (!*der) {
 		err = -ENOMEM;
 		goto out;
 	}
-	memcpy(*der, data, (size_t)dlen);
 	*der_len = (size_t)dlen;
 	err = 0;
 out:

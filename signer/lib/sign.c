@@ -19,6 +19,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include "common.h"
 #include "lib_private.h"
 
 struct elfsig_signer {
@@ -180,12 +181,11 @@ static int sign_message(void *ctx, const uint8_t *msg, size_t msglen,
 		elfsig_err_ssl("cannot encode the signature");
 		goto out;
 	}
-	*der = malloc((size_t)n);
+	*der = common_memdup(out, (size_t)n);
 	if (!*der) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	memcpy(*der, out, (size_t)n);
 	*len = (size_t)n;
 	ret = 0;
 out:

@@ -35,17 +35,12 @@ static const struct common_prog tool = {
 		 STR(DEFAULT_TPM_TIMEOUT) ")\n"
 		 "Exit status: 0 ok, 1 failure, 2 usage, 3 TPM not reachable,\n"
 		 "4 PCR policy not satisfied, 5 malformed input file.\n",
-	.cmds = cmds,
-	.ncmds = sizeof(cmds) / sizeof(cmds[0]),
-	.exit_ok = EXIT_OK,
-	.exit_usage = EXIT_USAGE,
+	COMMON_PROG_CMDS(cmds, EXIT_OK, EXIT_USAGE),
 };
 
 int main(int argc, char **argv)
 {
-	/* tpm2-tss logs every failure to stderr on its own; our one line
-	 * per failure says it better. TSS2_LOG set by the user wins. */
-	setenv("TSS2_LOG", "all+none", 0);
+	common_tss_quiet();
 	elfsig_tpm_set_error_callback(common_stderr_error, (void *)prog);
 	return common_prog_main(&tool, argc, argv);
 }
