@@ -4,9 +4,12 @@
 # Sourced after tests/signer/fixtures.sh; fills $SEEDS/<harness>/.
 
 fuzz_seeds() {
-	local b s
+	local b s stamp
 	SEEDS=${SEEDS:-$TOP/build/fuzz/seeds}
-	[ -f "$SEEDS/.done" ] && return 0
+	# Made again whenever this script changes (a corpus made by an older
+	# one lacks the seeds a newer test counts on).
+	stamp=$(sha256sum < "${BASH_SOURCE[0]}") || return 1
+	[ "$(cat "$SEEDS/.done" 2>/dev/null)" = "$stamp" ] && return 0
 	rm -rf "$SEEDS"; mkdir -p "$SEEDS"/{elf,sections,pkcs7,rewrite}
 	# shellcheck disable=SC2016 # assembly, not shell
 	printf '\t.globl _start\n\t.text\n_start:\tmov $60, %%eax\n\txor %%edi, %%edi\n\tsyscall\n' \
@@ -49,5 +52,5 @@ open(sys.argv[2], "wb").write(data[d["section_offset"]:d["section_offset"] + d["
 	mkdir -p "$SEEDS/kernel-parse"
 	cp "$SEEDS"/elf/tiny-* "$SEEDS"/elf/tiny32-* "$SEEDS"/elf/aarch64-* "$SEEDS"/elf/h-* \
 		"$SEEDS"/elf/h32-* "$SEEDS/kernel-parse/"
-	touch "$SEEDS/.done"
+	echo "$stamp" > "$SEEDS/.done"
 }
