@@ -544,35 +544,16 @@ static bool dir_has_files(const char *dir)
 
 static int read_pcrsig(struct run *r)
 {
-	uint8_t *buf;
-	size_t len;
-	int err;
-
 	if (!r->policy.pcrsig) {
 		if (dir_has_files(r->pcrsig_dir))
 			say(4, "%s: systemd .pcrsig files ignored: the signed policy does not accept them (elfsig-enroll pcrsig enable)",
 			    r->pcrsig_dir);
 		return 0;
 	}
-	err = kl_pcrsig_key_load(r->pcrsig_key_path, &r->policy, &r->pcrsig_key);
-	if (err)
-		return err;
-	err = kl_read_file(AT_FDCWD, r->pcrsig_sealed_path,
-			   ELFSIG_TPM_MAX_SEALED_FILE, &buf, &len);
-	if (err)
-		return err;
-	err = elfsig_tpm_sealed_parse(buf, len, &r->pcrsig_sealed);
-	free(buf);
-	if (err) {
-		say(3, "%s: not a sealed object", r->pcrsig_sealed_path);
-		return err;
-	}
-	err = kl_pcrsig_sealed_check(r->pcrsig_sealed, r->pcrsig_sealed_path,
-				     &r->pcrsig_key, &r->tpm_opts);
-	if (err)
-		return err;
-	return kl_pcrsig_load(r->pcrsig_dir, &r->policy, &r->pcrsig_key,
-			      &r->pcrsigs, &r->npcrsigs);
+	return kl_pcrsig_open(r->pcrsig_dir, r->pcrsig_sealed_path,
+			      r->pcrsig_key_path, &r->policy, &r->tpm_opts,
+			      &r->pcrsig_key, &r->pcrsig_sealed, &r->pcrsigs,
+			      &r->npcrsigs);
 }
 
 /* Step 3: every input read once into memory; the policy is hashed from

@@ -29,7 +29,8 @@ struct opts {
 	const char *public_key;		/* pcrsig: --public-key */
 	const char *pcrsig_key_path;	/* DIR/pcrsig-key.pem */
 	const char *pcrsig_sealed;	/* DIR/pcrsig.sealed */
-	char defaults[8][PATH_MAX];	/* the paths under --dir */
+	const char *pcrsig_dir;		/* DIR/pcrsig: .pcrsig files */
+	char defaults[9][PATH_MAX];	/* the paths under --dir */
 	char counter_sig[PATH_MAX];
 	/* --platform-ca: create and add refuse a certificate none of these
 	 * issued, as the kernel's CONFIG_ELFSIG_TRUSTED_KEYS would. */

@@ -15,6 +15,10 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	};
 	struct elfsig_tpm_sealed *sealed = NULL;
 	struct kl_pcr_policy *pps = NULL;
+	struct elfsig_tpm_sealed *ps_sealed = NULL;
+	struct kl_pcrsig_entry *ps = NULL;
+	struct kl_pcrsig_key pk = { 0 };
+	size_t nps = 0;
 	struct elfsig_tpm *tpm = NULL;
 	struct kl_authority a = { 0 };
 	struct kl_policy pol = { 0 };
@@ -35,9 +39,19 @@ int cmd_check(struct opts *o, int argc, char **argv)
 		goto out;
 	if (kl_pcr_policies_load(o->e.pcrpol_dir, &pol, &a, &pps, &n, &bad))
 		goto out;
-	if (!n) {
-		fprintf(stderr, "%s: %s: no usable signed PCR policy\n", PROG,
-			o->e.pcrpol_dir);
+	/* The opt-in: systemd's entries, read as the loader reads them. */
+	if (pol.pcrsig) {
+		err = kl_pcrsig_open(o->pcrsig_dir, o->pcrsig_sealed,
+				     o->pcrsig_key_path, &pol, &topts, &pk,
+				     &ps_sealed, &ps, &nps);
+		if (err == -EBADE || err == -ENOMEM)
+			goto out;
+		if (err)
+			nps = 0;
+	}
+	if (!n && !nps) {
+		fprintf(stderr, "%s: %s: no usable signed PCR policy%s\n", PROG,
+			o->e.pcrpol_dir, pol.pcrsig ? " or systemd .pcrsig entry" : "");
 		goto out;
 	}
 	if (kl_binding_load(o->e.counter_path, o->e.counter_sig_path, &a, &b) ||
@@ -60,12 +74,31 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	}
 	m = kl_pcr_policies_drop_revoked(pps, n, epoch);
 	bad += n - m;
-	if (!m) {
+	if (!m && !nps) {
 		fprintf(stderr, "%s: %s: no signed PCR policy of generation %llu or later\n",
 			PROG, o->e.pcrpol_dir, (unsigned long long)epoch);
 		goto out;
 	}
-	err = kl_unseal_check(tpm, sealed, &a, pps, m, &used);
+	err = -EACCES;
+	if (m)
+		err = kl_unseal_check(tpm, sealed, &a, pps, m, &used);
+	if (err == -EACCES && nps) {
+		/* As the loader: no elfsig PCR policy matched; systemd's. */
+		err = kl_pcrsig_unseal(tpm, ps_sealed, &a, &pol, &pk, ps, nps,
+				       &used);
+		if (!err) {
+			printf("%s: signed by the authority, %zu key%s, generation %u (epoch %llu); %s unseals under systemd .pcrsig entry %zu of %zu in %s (outside rollback protection)\n",
+			       o->e.policy_path, pol.nkeys,
+			       pol.nkeys == 1 ? "" : "s", pol.generation,
+			       (unsigned long long)epoch, o->pcrsig_sealed,
+			       used + 1, nps, o->pcrsig_dir);
+			ret = bad ? EXIT_FAIL : EXIT_OK;
+			goto out;
+		}
+	}
+	if (err == -EACCES && !m && nps)
+		fprintf(stderr, "%s: no signed PCR policy or systemd .pcrsig entry matches the current PCR state\n",
+			PROG);
 	if (!err) {
 		printf("%s: signed by the authority, %zu key%s, generation %u (epoch %llu); %s unseals under %s\n",
 		       o->e.policy_path, pol.nkeys, pol.nkeys == 1 ? "" : "s",
@@ -76,6 +109,9 @@ int cmd_check(struct opts *o, int argc, char **argv)
 out:
 	elfsig_tpm_close(tpm);
 	kl_pcr_policies_free(pps, n);
+	free(ps);
+	kl_pcrsig_key_free(&pk);
+	elfsig_tpm_sealed_free(ps_sealed);
 	elfsig_tpm_sealed_free(sealed);
 	kl_policy_free(&pol);
 	kl_authority_free(&a);

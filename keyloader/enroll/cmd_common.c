@@ -110,11 +110,12 @@ static int default_paths(struct opts *o)
 	const char **paths[] = { &e->policy_path, &e->sealed_path,
 				 &e->authority_path, &e->pcrpol_dir,
 				 &e->counter_path, &o->pcrsig_key_path,
-				 &o->pcrsig_sealed, &e->sig_path };
+				 &o->pcrsig_sealed, &o->pcrsig_dir,
+				 &e->sig_path };
 	static const char *const files[] = { "policy", "policy.sealed",
 					     "authority.pem", "pcr-policies",
 					     "counter", "pcrsig-key.pem",
-					     "pcrsig.sealed", NULL };
+					     "pcrsig.sealed", "pcrsig", NULL };
 
 	if (kl_default_paths(o->dir, files, paths, o->defaults,
 			     ARRAY_SIZE(paths)))

@@ -610,6 +610,21 @@ int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
 			   const char *path, const struct kl_pcrsig_key *k,
 			   const struct elfsig_tpm_opts *pin);
 /**
+ * kl_pcrsig_open() - what the opt-in brings, as the loader reads it: the
+ * systemd key @key_path (the one @pol opts in to), its object
+ * @sealed_path (bound to that key, under the SRK @pin names) and the
+ * usable entries of @dir (kl_pcrsig_load())
+ * @k, @sealed, @es, @n: out (free with kl_pcrsig_key_free(),
+ *       elfsig_tpm_sealed_free(), free()), also on failure
+ * Return: 0, -EBADE (another key or object) or a negative errno, with a
+ * message.
+ */
+int kl_pcrsig_open(const char *dir, const char *sealed_path,
+		   const char *key_path, const struct kl_policy *pol,
+		   const struct elfsig_tpm_opts *pin, struct kl_pcrsig_key *k,
+		   struct elfsig_tpm_sealed **sealed,
+		   struct kl_pcrsig_entry **es, size_t *n);
+/**
  * kl_pcrsig_unseal() - open the pcrsig object under the entry whose
  * policy digest is that of the current PCR values; it must hold @a's
  * fingerprint

@@ -396,6 +396,38 @@ int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
 	return 0;
 }
 
+int kl_pcrsig_open(const char *dir, const char *sealed_path,
+		   const char *key_path, const struct kl_policy *pol,
+		   const struct elfsig_tpm_opts *pin, struct kl_pcrsig_key *k,
+		   struct elfsig_tpm_sealed **sealed,
+		   struct kl_pcrsig_entry **es, size_t *n)
+{
+	uint8_t *buf;
+	size_t len;
+	int err;
+
+	*sealed = NULL;
+	*es = NULL;
+	*n = 0;
+	err = kl_pcrsig_key_load(key_path, pol, k);
+	if (err)
+		return err;
+	err = kl_read_file(AT_FDCWD, sealed_path, ELFSIG_TPM_MAX_SEALED_FILE,
+			   &buf, &len);
+	if (err)
+		return err;
+	err = elfsig_tpm_sealed_parse(buf, len, sealed);
+	free(buf);
+	if (err) {
+		kl_err("%s: not a sealed object", sealed_path);
+		return err;
+	}
+	err = kl_pcrsig_sealed_check(*sealed, sealed_path, k, pin);
+	if (err)
+		return err;
+	return kl_pcrsig_load(dir, pol, k, es, n);
+}
+
 int kl_pcrsig_unseal(struct elfsig_tpm *tpm,
 		     const struct elfsig_tpm_sealed *sealed,
 		     const struct kl_authority *a, const struct kl_policy *pol,

@@ -74,12 +74,23 @@ one_line() {
 	[ "$n" = 1 ] && t_pass "$1: one line" || t_fail "$1: one line" "$n lines: $(tr '\n' '|' < "$D/out")"
 }
 
+# check NAME RC PATTERN: elfsig-enroll check exits RC; its output is one
+# line matching PATTERN.
+check() {
+	local out rc
+	out=$("$ENROLL" check -d "$D" 2>&1); rc=$?
+	[ "$rc" = "$2" ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [[ $out == $3 ]] &&
+		t_pass "check: $1" || t_fail "check: $1" "exit $rc: $out"
+}
+
 # 1. Without the opt-in, the same .pcrsig opens nothing.
 enrol plain || t_fail "enrol" "$(cat "$D/enroll.out")"
 kl_load plain
 kl_expect "no opt-in: the systemd-signed .pcrsig loads nothing (status 3)" 3 0 \
 	"elfsig-keyloader: $D/pcrsig: systemd .pcrsig files ignored: the signed policy does not accept them (elfsig-enroll pcrsig enable)"
 one_line "no opt-in" "$D/pcrsig"
+check "no opt-in: .pcrsig files present, no usable PCR policy (exit 1)" 1 \
+	"elfsig-enroll: $D/pcr-policies: no usable signed PCR policy"
 
 # 2. The opt-in can only be signed in: an edited policy is refused, and
 # so is another key's enable.
@@ -109,6 +120,8 @@ openssl dgst -sha256 -verify "$D/authority.pem" -signature "$D/policy.sig" "$D/p
 kl_load optin
 kl_expect "opt-in: systemd-measure's signature opens the enrolment, both keys load" 0 2 \
 	"elfsig-keyloader: enrolment unsealed under a systemd .pcrsig entry of $D/pcrsig (pcrsig.sealed; outside rollback protection)"
+check "opt-in only: the .pcrsig entry that opens it is named" 0 \
+	"$D/policy: signed by the authority, 2 keys, generation 0 (epoch 0); $D/pcrsig.sealed unseals under systemd .pcrsig entry * of * in $D/pcrsig (outside rollback protection)"
 
 # The opt-in survives the other commands that sign the policy again.
 "$ENROLL" resign -d "$D" -K "$T_TMP/auth.key" >"$D/resign.out" 2>&1 &&
@@ -201,6 +214,8 @@ extend "$U/evil"
 kl_load otherpcr
 kl_expect "PCR 11 in a state systemd did not sign: status 5, no key" 5 0 \
 	"elfsig-keyloader: TPM refused to unseal: no signed PCR policy or systemd .pcrsig entry matches the current PCR state: no key loaded"
+check "opt-in, PCR 11 in a state systemd did not sign: exit 1" 1 \
+	"elfsig-enroll: no signed PCR policy or systemd .pcrsig entry matches the current PCR state"
 
 # 8. The authority's own PCR policies come first, and an opt-in whose
 # files are gone (one line) still leaves them.
