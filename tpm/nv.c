@@ -185,7 +185,7 @@ int elfsig_tpm_counter_read(struct elfsig_tpm *t, uint32_t index,
 		ret = counter_read(t, tr, session, index, value);
 	fret = tpm_flush(t, &session, ret != 0);
 	nv_close(t, &tr);
-	return ret ?: fret;
+	return ret ? ret : fret;
 }
 
 int elfsig_tpm_counter_advance(struct elfsig_tpm *t, uint32_t index,
@@ -209,7 +209,7 @@ int elfsig_tpm_counter_advance(struct elfsig_tpm *t, uint32_t index,
 		ret = counter_read(t, tr, session, index, value);
 	fret = tpm_flush(t, &session, ret != 0);
 	nv_close(t, &tr);
-	return ret ?: fret;
+	return ret ? ret : fret;
 }
 
 int elfsig_tpm_counter_define(struct elfsig_tpm *t, uint32_t index)

@@ -140,6 +140,11 @@ int kl_policy_verify_bytes(const struct kl_policy *pol, const uint8_t *buf,
 {
 	uint8_t digest[KL_FP_LEN];
 
+	if (!a || !sig) {
+		kl_err("%s: no enrolment authority or signature to check it with",
+		       path);
+		return -EINVAL;
+	}
 	if (memcmp(pol->authority, a->fp, KL_FP_LEN)) {
 		kl_err("%s: names another enrolment authority than the configured one",
 		       path);

@@ -360,7 +360,7 @@ int kl_enroll_bind(const struct kl_enroll_opts *o, const struct kl_signer *s,
 	struct elfsig_tpm_opts topts = {
 		.tcti = o->tcti, .srk_handle = o->srk_handle,
 	};
-	struct elfsig_tpm_nv_info nv;
+	struct elfsig_tpm_nv_info nv = { 0 };
 	struct kl_binding b = { 0 }, old;
 	struct elfsig_tpm *tpm;
 	uint8_t digest[KL_FP_LEN];

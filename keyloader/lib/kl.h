@@ -586,6 +586,9 @@ void kl_pcrsig_file_free(struct kl_pcrsig_file *f);
 /**
  * kl_pcrsig_key_load() - the systemd public key (PEM or DER SPKI), which
  * must be the one @pol opts in to
+ * @path: the key file
+ * @pol:  the signed policy (its pcrsig-key line)
+ * @k:    out (free with kl_pcrsig_key_free())
  * Return: 0, -EBADE (another key) or a negative errno, with a message.
  */
 int kl_pcrsig_key_load(const char *path, const struct kl_policy *pol,
@@ -595,7 +598,11 @@ void kl_pcrsig_key_free(struct kl_pcrsig_key *k);
  * kl_pcrsig_load() - the usable entries of every .pcrsig file of @dir:
  * sha256 bank, signed by @k (pkfp, and the signature verifies), for
  * exactly @pol's pcrsig PCRs; a file with none gets one line
- * @out: out, the entries (free()); @nout: how many
+ * @dir:  the directory of .pcrsig files
+ * @pol:  the signed policy (its pcrsig-pcrs line)
+ * @k:    the opted-in key (kl_pcrsig_key_load())
+ * @out:  out, the entries (free())
+ * @nout: out, how many
  * Return: 0 or a negative errno (the directory unreadable).
  */
 int kl_pcrsig_load(const char *dir, const struct kl_policy *pol,
@@ -604,6 +611,10 @@ int kl_pcrsig_load(const char *dir, const struct kl_policy *pol,
 /**
  * kl_pcrsig_sealed_check() - @sealed is bound with PolicyAuthorize to @k
  * with an empty policyRef, under the SRK @pin names
+ * @sealed: the object
+ * @path:   its file, for messages
+ * @k:      the opted-in key
+ * @pin:    the SRK pin (handle or name), as the enrolment's
  * Return: 0 or -EBADE with a message.
  */
 int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
@@ -614,8 +625,17 @@ int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
  * systemd key @key_path (the one @pol opts in to), its object
  * @sealed_path (bound to that key, under the SRK @pin names) and the
  * usable entries of @dir (kl_pcrsig_load())
- * @k, @sealed, @es, @n: out (free with kl_pcrsig_key_free(),
- *       elfsig_tpm_sealed_free(), free()), also on failure
+ * @dir:         the directory of .pcrsig files
+ * @sealed_path: the opt-in's sealed object
+ * @key_path:    the systemd public key
+ * @pol:         the signed policy
+ * @pin:         the SRK pin
+ * @k:           out, the key (free with kl_pcrsig_key_free())
+ * @sealed:      out, the object (free with elfsig_tpm_sealed_free())
+ * @es:          out, the usable entries (free())
+ * @n:           out, how many
+ *
+ * The outputs are set, and must be freed, also on failure.
  * Return: 0, -EBADE (another key or object) or a negative errno, with a
  * message.
  */
@@ -628,7 +648,14 @@ int kl_pcrsig_open(const char *dir, const char *sealed_path,
  * kl_pcrsig_unseal() - open the pcrsig object under the entry whose
  * policy digest is that of the current PCR values; it must hold @a's
  * fingerprint
- * @used: out, the index in @es of the entry that opened it
+ * @tpm:    the TPM
+ * @sealed: the opt-in's object
+ * @a:      the enrolment authority
+ * @pol:    the signed policy
+ * @k:      the opted-in key
+ * @es:     the usable entries (kl_pcrsig_open())
+ * @n:      how many
+ * @used:   out, the index in @es of the entry that opened it
  * Return: as kl_unseal_expect(); -EACCES when no entry matches.
  */
 int kl_pcrsig_unseal(struct elfsig_tpm *tpm,
@@ -847,6 +874,12 @@ int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
  * @ref) with this TPM: kl_enroll_seal() is @key = @a, @ref =
  * KL_POLICY_REF; the pcrsig opt-in is a systemd key and "" (what
  * systemd-measure signs)
+ * @o:   the enrolment's options (TPM, SRK pin)
+ * @key: the key whose approvals open the object
+ * @ref: the policyRef those approvals name
+ * @a:   the enrolment authority (its fingerprint is what is sealed)
+ * @buf: out, the sealed object's file (malloc'ed)
+ * @len: out, its length
  * Return: 0 or a negative errno.
  */
 int kl_enroll_seal_to(const struct kl_enroll_opts *o,

@@ -115,8 +115,8 @@ static int js_pcr(struct js *j, unsigned int *v)
 static int js_entry(struct js *j, uint16_t bank, struct kl_pcrsig_entry *e)
 {
 	unsigned int seen = 0, last, v;
-	const char *s;
-	size_t n;
+	const char *s = NULL;
+	size_t n = 0;
 	int k;
 
 	memset(e, 0, sizeof(*e));
@@ -178,7 +178,7 @@ int kl_pcrsig_parse(const uint8_t *buf, size_t len, const char *name,
 	struct js j = { .b = buf, .len = len, .name = name };
 	unsigned int banks = 0;
 	const char *s;
-	size_t n;
+	size_t n = 0;
 
 	memset(f, 0, sizeof(*f));
 	if (len > KL_PCRSIG_MAX_SIZE) {

@@ -79,6 +79,7 @@ one_line() {
 check() {
 	local out rc
 	out=$("$ENROLL" check -d "$D" 2>&1); rc=$?
+	# shellcheck disable=SC2053 # $3 is a glob pattern
 	[ "$rc" = "$2" ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [[ $out == $3 ]] &&
 		t_pass "check: $1" || t_fail "check: $1" "exit $rc: $out"
 }
