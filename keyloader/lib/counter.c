@@ -38,7 +38,7 @@ int kl_binding_parse(const uint8_t *buf, size_t len, const char *name,
 		     struct kl_binding *b)
 {
 	enum { HEADER, AUTHORITY, SRK, INDEX, NVNAME, BASE, DONE } want = HEADER;
-	char line[BINDING_MAX_LINE + 1];
+	char line[BINDING_MAX_LINE + 1], *word, *value;
 	size_t pos = 0, lineno = 0;
 	uint64_t v;
 	int err;
@@ -46,15 +46,8 @@ int kl_binding_parse(const uint8_t *buf, size_t len, const char *name,
 	memset(b, 0, sizeof(*b));
 	if (len > KL_BINDING_MAX_SIZE)
 		bad("%s: larger than %d bytes", name, KL_BINDING_MAX_SIZE);
-	while ((err = kl_text_line(buf, len, &pos, &lineno, name, line,
-				   BINDING_MAX_LINE)) > 0) {
-		char *word, *value;
-
-		if (line[0] == '#')
-			continue;
-		kl_split_directive(line, &word, &value);
-		if (!*word)
-			continue;
+	while ((err = kl_text_directive(buf, len, &pos, &lineno, name, line,
+					BINDING_MAX_LINE, &word, &value)) > 0) {
 		if (want == HEADER) {
 			if (strcmp(word, HEADER_WORD) || strcmp(value, "1"))
 				bad("%s:%zu: expected \"%s %d\"", name, lineno,

@@ -70,6 +70,24 @@ void kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN]);
 int kl_text_line(const uint8_t *buf, size_t len, size_t *pos, size_t *lineno,
 		 const char *name, char *line, size_t max);
 /**
+ * kl_text_directive() - the next directive of a text file image: as
+ * kl_text_line(), skipping comment ('#') and blank lines, the line split
+ * by kl_split_directive()
+ * @buf:    the file's bytes
+ * @len:    how many
+ * @pos:    in/out, where the next line starts
+ * @lineno: in/out, the line number, for messages
+ * @name:   the file, for messages
+ * @line:   the line buffer (@max + 1 bytes)
+ * @max:    longest line allowed
+ * @word:   out, the directive, in @line
+ * @value:  out, the rest of the line, in @line
+ * Return: as kl_text_line().
+ */
+int kl_text_directive(const uint8_t *buf, size_t len, size_t *pos,
+		      size_t *lineno, const char *name, char *line, size_t max,
+		      char **word, char **value);
+/**
  * kl_dir_list() - the regular entries of a directory that do not start
  * with a dot, in name order
  * @dir:     the directory

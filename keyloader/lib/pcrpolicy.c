@@ -74,7 +74,7 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 {
 	enum { HEADER, AUTHORITY, GENERATION, PCRS, VALUES, SIGNATURE,
 	       GENSIG, DONE } want = HEADER;
-	char line[PCRPOL_MAX_LINE + 1];
+	char line[PCRPOL_MAX_LINE + 1], *word, *value;
 	uint8_t digest[ELFSIG_TPM_POLICY_SIZE];
 	size_t pos = 0, lineno = 0;
 	uint32_t seen = 0;
@@ -85,15 +85,8 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 		return -ENOMEM;
 	if (len > KL_PCRPOL_MAX_SIZE)
 		bad("%s: larger than %d bytes", name, KL_PCRPOL_MAX_SIZE);
-	while ((err = kl_text_line(buf, len, &pos, &lineno, name, line,
-				   PCRPOL_MAX_LINE)) > 0) {
-		char *word, *value;
-
-		if (line[0] == '#')
-			continue;
-		kl_split_directive(line, &word, &value);
-		if (!*word)
-			continue;
+	while ((err = kl_text_directive(buf, len, &pos, &lineno, name, line,
+					PCRPOL_MAX_LINE, &word, &value)) > 0) {
 		/* One fixed order: the file reads the same for everyone. */
 		if (want == HEADER) {
 			/* Version 1 is read, to be signed again with a

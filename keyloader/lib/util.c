@@ -136,6 +136,22 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+int kl_text_directive(const uint8_t *buf, size_t len, size_t *pos,
+		      size_t *lineno, const char *name, char *line, size_t max,
+		      char **word, char **value)
+{
+	int ret;
+
+	while ((ret = kl_text_line(buf, len, pos, lineno, name, line, max)) > 0) {
+		if (line[0] == '#')
+			continue;
+		kl_split_directive(line, word, value);
+		if (**word)
+			break;
+	}
+	return ret;
+}
+
 void kl_split_directive(char *line, char **word, char **value)
 {
 	char *p = line, *end;
