@@ -82,4 +82,22 @@ struct elfsig_message {
 	{ ELFSIG_KEY_ECDSA, 384, "ECDSA P-384" },			\
 }
 
+/*
+ * An optional ELF note a signed binary may carry: n_name "ELFSIG", n_type
+ * ELFSIG_NOTE_FLAGS, a 4-byte descriptor holding ELFSIG_FLAG_* bits in the
+ * file's byte order. It counts only inside a PT_NOTE whose bytes lie in a
+ * PT_LOAD's file bytes, so that the image digest covers it; it is put
+ * there at link time (the signer cannot add it to a linked file).
+ */
+#define ELFSIG_NOTE_NAME	"ELFSIG"
+#define ELFSIG_NOTE_FLAGS	1
+
+/*
+ * The process may map anonymous executable memory (a JIT). Its image is
+ * verified at exec as any other, but the process does not get verified
+ * status: no ptrace protection, no kexec, nothing that relies on every
+ * executable page having been verified.
+ */
+#define ELFSIG_FLAG_ANON_EXEC	(1U << 0)
+
 #endif /* _UAPI_LINUX_ELFSIG_H */
