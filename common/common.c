@@ -179,6 +179,25 @@ int common_write_atomic(const char *path, const void *data, size_t len,
 	return ret ? ret : common_atomic_commit(tmp, path, err);
 }
 
+int common_read_upto(int fd, void *buf, size_t cap, size_t *got)
+{
+	uint8_t *p = buf;
+	ssize_t n;
+
+	*got = 0;
+	while (*got < cap) {
+		n = read(fd, p + *got, cap - *got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return 0;
+}
+
 void *common_memdup(const void *src, size_t n)
 {
 	void *p = malloc(n);
@@ -186,6 +205,18 @@ void *common_memdup(const void *src, size_t n)
 	if (p)
 		memcpy(p, src, n);
 	return p;
+}
+
+int common_memdup_out(uint8_t **dst, size_t *dst_len, const void *src,
+		      size_t n)
+{
+	uint8_t *p = common_memdup(src, n);
+
+	if (!p)
+		return -ENOMEM;
+	*dst = p;
+	*dst_len = n;
+	return 0;
 }
 
 void common_tss_quiet(void)

@@ -145,6 +145,21 @@ int common_write_atomic(const char *path, const void *data, size_t len,
 void common_sync_dir(const char *path) COMMON_INTERNAL;
 
 /**
+ * common_read_upto() - read from @fd until end of file or @cap bytes,
+ * retrying on EINTR
+ * @fd:  the file
+ * @buf: out, at most @cap bytes
+ * @cap: room in @buf
+ * @got: out, bytes read (also on error)
+ *
+ * A caller that must tell "exactly @cap" from "more" asks for one byte
+ * more than it accepts.
+ *
+ * Return: 0 or a negative errno.
+ */
+int common_read_upto(int fd, void *buf, size_t cap, size_t *got) COMMON_INTERNAL;
+
+/**
  * common_memdup() - a malloc'ed copy of @n bytes (an OpenSSL buffer kept
  * past its own free, say)
  * @src: the bytes
@@ -153,6 +168,18 @@ void common_sync_dir(const char *path) COMMON_INTERNAL;
  * Return: the copy, or NULL when out of memory.
  */
 void *common_memdup(const void *src, size_t n) COMMON_INTERNAL;
+
+/**
+ * common_memdup_out() - common_memdup() into a caller's buffer and length
+ * @dst:     out, the copy (left alone on error)
+ * @dst_len: out, @n (left alone on error)
+ * @src:     the bytes
+ * @n:       how many (more than 0)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int common_memdup_out(uint8_t **dst, size_t *dst_len, const void *src,
+		      size_t n) COMMON_INTERNAL;
 
 /**
  * common_hex() - lower-case hex of @len bytes, NUL-terminated

@@ -61,6 +61,11 @@ $(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 $(O)/tests/keyloader/unit/keyring_find.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
 CHECK_PREREQS += $(O)/keyloader-unit/keyring-find
+$(O)/keyloader-unit/common-read: $(O)/tests/keyloader/unit/common_read.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
+$(O)/tests/keyloader/unit/common_read.o: CPPFLAGS += -Icommon
+CHECK_PREREQS += $(O)/keyloader-unit/common-read
 
 # The parsers under libFuzzer (make fuzz-keyloader FUZZ_SECONDS=N), and a
 # replay build that make check runs over the seeds.

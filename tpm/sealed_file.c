@@ -390,7 +390,6 @@ int elfsig_tpm_sealed_read_file(const char *path,
 {
 	uint8_t *buf;
 	size_t len = 0;
-	ssize_t n;
 	int fd, ret;
 
 	*out = NULL;
@@ -407,18 +406,10 @@ int elfsig_tpm_sealed_read_file(const char *path,
 		close(fd);
 		return -ENOMEM;
 	}
-	while (len <= ELFSIG_TPM_MAX_SEALED_FILE) {
-		n = read(fd, buf + len, ELFSIG_TPM_MAX_SEALED_FILE + 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			tpm_err("%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += n;
+	ret = common_read_upto(fd, buf, ELFSIG_TPM_MAX_SEALED_FILE + 1, &len);
+	if (ret) {
+		tpm_err("%s: %s", path, strerror(-ret));
+		goto out;
 	}
 	if (len > ELFSIG_TPM_MAX_SEALED_FILE) {
 		tpm_err("%s: sealed object: file larger than %d bytes",

@@ -75,13 +75,7 @@ static int pem_to_der(const uint8_t *buf, size_t len, const char *name,
 		}
 		ERR_clear_error();
 	}
-	*der = common_memdup(data, (size_t)dlen);
-	if (!*der) {
-		err = -ENOMEM;
-		goto out;
-	}
-	*der_len = (size_t)dlen;
-	err = 0;
+	err = common_memdup_out(der, der_len, data, (size_t)dlen);
 out:
 	OPENSSL_free(pem_name);
 	OPENSSL_free(header);

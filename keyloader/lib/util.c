@@ -66,24 +66,15 @@ int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 		kl_err("%s: out of memory", path);
 		goto out;
 	}
-	for (;;) {
-		ssize_t r = read(fd, p + got, (size_t)st.st_size + 1 - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			kl_err("%s: read error: %s", path, strerror(errno));
-			goto out;
-		}
-		if (r == 0)
-			break;
-		got += r;
-		if (got > (size_t)st.st_size) {
-			err = -ESTALE;
-			kl_err("%s: changed while being read", path);
-			goto out;
-		}
+	err = common_read_upto(fd, p, (size_t)st.st_size + 1, &got);
+	if (err) {
+		kl_err("%s: read error: %s", path, strerror(-err));
+		goto out;
+	}
+	if (got > (size_t)st.st_size) {
+		err = -ESTALE;
+		kl_err("%s: changed while being read", path);
+		goto out;
 	}
 	p[got] = '\0';
 	*buf = p;

@@ -181,13 +181,7 @@ static int sign_message(void *ctx, const uint8_t *msg, size_t msglen,
 		elfsig_err_ssl("cannot encode the signature");
 		goto out;
 	}
-	*der = common_memdup(out, (size_t)n);
-	if (!*der) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	*len = (size_t)n;
-	ret = 0;
+	ret = common_memdup_out(der, len, out, (size_t)n);
 out:
 	free(sig);
 	OPENSSL_free(out);

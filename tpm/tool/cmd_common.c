@@ -150,7 +150,6 @@ int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len)
 		 open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : 0;
 	struct stat st;
 	uint8_t extra;
-	ssize_t n = 0;
 	int ret = 0;
 
 	*len = 0;
@@ -164,18 +163,10 @@ int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len)
 		close(fd);
 		return -EINVAL;
 	}
-	while (*len < cap) {
-		n = read(fd, buf + *len, cap - *len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		*len += n;
-	}
-	if (n < 0) {
-		ret = -errno;
-		err_msg("%s: %s", path, strerror(errno));
-	} else if (*len == cap && read(fd, &extra, 1) == 1) {
+	ret = common_read_upto(fd, buf, cap, len);
+	if (ret)
+		err_msg("%s: %s", path, strerror(-ret));
+	else if (*len == cap && read(fd, &extra, 1) == 1) {
 		err_msg("%s: larger than %zu bytes", path, cap);
 		ret = -EFBIG;
 	}
