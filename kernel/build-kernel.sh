@@ -45,7 +45,8 @@ esac
 TARBALL=$(series_tarball "$VERSION")
 
 case $VARIANT in
-tiny|tiny-6.1) FRAGS=("$TOP/kernel/config/elfsig.config") ;;
+tiny)  FRAGS=("$TOP/kernel/config/elfsig.config") ;;
+tiny-6.1) FRAGS=("$TOP/kernel/config/elfsig.config" "$TOP/kernel/config/6.1.config") ;;
 kasan) FRAGS=("$TOP/kernel/config/elfsig.config" "$TOP/kernel/config/kasan.config") ;;
 *)     echo "build-kernel: unknown variant '$VARIANT'" >&2; exit 2 ;;
 esac

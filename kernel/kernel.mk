@@ -48,7 +48,7 @@ kernel-prefix-check:
 	@tests/run kernel/test-prefixes.sh
 
 # Guest binaries must be static: the initramfs has no libc.
-VM_GUEST := $(O)/vm/probe $(O)/vm/hello $(O)/vm/big $(O)/vm/benchloop
+VM_GUEST := $(O)/vm/probe $(O)/vm/hello $(O)/vm/big $(O)/vm/benchloop $(O)/vm/fusesrv
 VM_MUSL  := $(O)/vm/bench
 VM_CFLAGS := -O2 -Wall -Wextra $(WERROR)
 

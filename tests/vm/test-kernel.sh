@@ -26,7 +26,7 @@ G=$BUILD/vm
 for tool in qemu-system-x86_64 swtpm openssl python3; do
 	command -v "$tool" >/dev/null || { echo "test-kernel: $tool missing" >&2; exit 77; }
 done
-for f in "$KERNEL" "$SIGNELF" "$G/probe" "$G/hello" "$G/hello-dyn" "$G/hello-pie" "$G/big"; do
+for f in "$KERNEL" "$SIGNELF" "$G/probe" "$G/hello" "$G/hello-dyn" "$G/hello-pie" "$G/big" "$G/fusesrv"; do
 	if [ ! -e "$f" ]; then
 		t_fail "prerequisites" "$f missing (make kernel vm-prereqs, or make kernel-kasan)"
 		exit 0
@@ -79,7 +79,7 @@ sign() { # KEY OUT IN [OPTIONS...]
 	"$SIGNELF" sign --key "$K/$key.key" --cert "$K/$key.pem" "$@" -o "$out" "$in" >/dev/null
 }
 ok=1
-cp "$G/hello" "$G/probe" "$S/" || ok=0
+cp "$G/hello" "$G/probe" "$G/fusesrv" "$S/" || ok=0
 sign rsa2048 "$S/hello.rsa" "$G/hello" || ok=0
 sign rsa2048 "$S/hello.prelock" "$G/hello" || ok=0
 sign p256 "$S/hello.p256" "$G/hello" --hash sha384 --keyid || ok=0
@@ -128,6 +128,22 @@ open(d + "/hello32.tampered", "wb").write(b)
 PY
 chmod 755 "$S"/hello.tampered-*
 [ -e "$S/hello32.tampered" ] && chmod 755 "$S/hello32.tampered"
+
+# What the copy of probe.signed takes, in KiB (the pages its PT_LOADs'
+# file images touch, as elfsig_image_charge() counts them): the per-user
+# share cases of cases.sh size the bound from it.
+python3 - "$S/probe.signed" > "$S/probe.charge_kb" <<'PY' || { t_fail "probe.signed charge" "python failed"; exit 0; }
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+phoff, = struct.unpack_from("<Q", b, 32)
+phentsize, phnum = struct.unpack_from("<HH", b, 54)
+total = 0
+for k in range(phnum):
+    typ, _, off, _, _, filesz = struct.unpack_from("<IIQQQQ", b, phoff + phentsize * k)
+    if typ == 1 and filesz:
+        total += -(-(off + filesz) // 4096) * 4096 - off // 4096 * 4096
+print(total // 1024)
+PY
 
 # Malformed signature sections and section tables (tests/tools/elfcraft.py).
 n=$(python3 "$TOP/tests/tools/elfcraft.py" hostile "$S/probe.signed" "$S/hostile") ||

@@ -317,7 +317,9 @@ enforce)
 	# signature: each is copied and hashed, then killed; two never fit at
 	# once, so the 8 in parallel hold at most image_max_kb (without the
 	# bound: more than MemTotal). Eight files, not one: execs of one file
-	# wait for each other anyway (below).
+	# wait for each other anyway (below). Eight users, uids 1001-1008:
+	# one user's second copy would not fit in its share of the bound
+	# (image_user_percent, 6h) and be refused instead of waiting.
 	mid=$(( (total / 8 + 1024) * 1024 ))
 	for i in 1 2 3 4 5 6 7 8; do
 		$P fake-image $T/hello.rsa /tmp/mid.known.$i $mid > /dev/null ||
@@ -326,13 +328,13 @@ enforce)
 	m0=$(cstat misses)
 	sleep 5	# elfsig's log is rate limited: 10 lines per 5 s
 	pids=
-	for i in 1 2 3 4 5 6 7 8; do $P run-as 1000 /tmp/mid.known.$i > /tmp/par.$i 2>&1 & pids="$pids $!"; done
+	for i in 1 2 3 4 5 6 7 8; do $P run-as $((1000 + i)) /tmp/mid.known.$i > /tmp/par.$i 2>&1 & pids="$pids $!"; done
 	# shellcheck disable=SC2086
 	wait $pids
 	n=0
 	for i in 1 2 3 4 5 6 7 8; do grep -q "RESULT signal 9" /tmp/par.$i && n=$((n + 1)); done
-	[ $n = 8 ] && pass "uid 1000: 8 parallel execs of a fake-signed image of MemTotal/8 each copied and killed" ||
-		fail "uid 1000: 8 parallel execs of a fake-signed image of MemTotal/8 each copied and killed" "$n of 8: $(oneline "$(cat /tmp/par.*)")"
+	[ $n = 8 ] && pass "uids 1001-1008: 8 parallel execs of a fake-signed image of MemTotal/8 each copied and killed" ||
+		fail "uids 1001-1008: 8 parallel execs of a fake-signed image of MemTotal/8 each copied and killed" "$n of 8: $(oneline "$(cat /tmp/par.*)")"
 	[ "$(cstat misses)" = $((m0 + 8)) ] && pass "each of the 8 was copied (8 misses)" ||
 		fail "each of the 8 was copied (8 misses)" "misses $m0 -> $(cstat misses)"
 	expect_log "log: bad signature for the fake-signed image" "path=/tmp/mid.known.1: bad signature"
@@ -462,7 +464,8 @@ enforce)
 		thp0=$(sed 's/.*\[\(.*\)\].*/\1/' $THP)
 		echo force > $THP
 		# can this kernel make a huge tmpfs page at all? (Debian's 6.1
-		# cannot with tinyconfig's small xarray: MAX_PAGECACHE_ORDER)
+		# cannot with tinyconfig's BASE_SMALL xarray, MAX_PAGECACHE_ORDER
+		# 7: the 6.1 test kernel sets BASE_FULL, kernel/config/6.1.config)
 		hp0=$(mem_kb ShmemHugePages)
 		dd if=/dev/zero of=/tmp/huge.probe bs=1M count=4 2>/dev/null
 		[ "$(mem_kb ShmemHugePages)" -gt "$hp0" ] && hugeok=1
@@ -476,6 +479,9 @@ enforce)
 	else
 		imax0=$(cat /proc/sys/fs/elfsig/image_max_kb)
 		echo 8192 > /proc/sys/fs/elfsig/image_max_kb
+		# the whole bound for one user: the refusal below is the bound's,
+		# not the user's share's (6h)
+		echo 100 > /proc/sys/fs/elfsig/image_user_percent
 		$P fake-spread $T/hello.rsa /tmp/spread.known 40 > /dev/null ||
 			fail "fake-signed sparse images" "probe fake-spread failed"
 		sleep 5	# elfsig's log is rate limited: 10 lines per 5 s
@@ -495,7 +501,212 @@ enforce)
 			fail "huge tmpfs pages: its copy is a huge folio" "ShmemHugePages $hp0 -> $hp1 kB"
 		echo "$thp0" > $THP
 		echo "$imax0" > /proc/sys/fs/elfsig/image_max_kb
+		echo 75 > /proc/sys/fs/elfsig/image_user_percent
 		rm -f /tmp/spread.known /tmp/probe.huge
+	fi
+
+	# 6g. files a FUSE server serves (tests/vm/guest/fusesrv.c, on the raw
+	# /dev/fuse protocol): as huge, growing, or with other bytes the
+	# second time a range is read. The copy is sized from the program
+	# headers, read once and hashed as read: none of it gets past that.
+	# Its statistics: what the kernel asked the server for.
+	FMNT=/mnt/fuse FST=/tmp/fuse.stats
+	# fuse_start SRC [OPTIONS...]: serve SRC as $FMNT/0 (.. /N-1 with -n N)
+	fuse_start() {
+		mkdir -p $FMNT
+		rm -f $FST
+		$T/fusesrv $FMNT $FST "$@" > /tmp/fuse.log 2>&1 &
+		FPID=$!
+		_i=0
+		while [ ! -e $FMNT/0 ] && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
+		[ -e $FMNT/0 ] || fail "fuse: the server serves $1" "$(oneline "$(cat /tmp/fuse.log)")"
+	}
+	fuse_stop() { umount $FMNT; wait "$FPID" 2>/dev/null; }
+	# fstat NAME: one field of the server's statistics
+	fstat() { read -r _s < $FST; _v=${_s#*"$1" }; echo "${_v%% *}"; }
+	# fuse_exec NAME WANT [ARG...]: $FMNT/0 run as uid 1000
+	fuse_exec() {
+		_n=$1 _w=$2; shift 2
+		OUT=$($P run-as 1000 $FMNT/0 "$@" 2>&1)
+		# shellcheck disable=SC2254
+		case "$OUT" in
+		*jello*) fail "$_n" "ran the bytes that were not hashed: $(oneline "$OUT")" ;;
+		$_w) pass "$_n" ;;
+		*) fail "$_n" "wanted '$_w', got: $(oneline "$OUT")" ;;
+		esac
+	}
+	if [ ! -c /dev/fuse ]; then
+		skip "fuse: files a FUSE server serves stay bounded" "no /dev/fuse (kernel without CONFIG_FUSE_FS)"
+	else
+		sleep 5	# elfsig's log is rate limited: 10 lines per 5 s
+		$P hog 48 3600 > /tmp/hog.out 2>&1 &
+		hog=$!
+		sleep 2
+		avail0=$(mem_kb MemAvailable)
+		huge=$((total * 4 * 1024))
+		$P fake-image $T/hello.rsa /tmp/fz.huge $huge > /dev/null ||
+			fail "fake-signed sparse images" "probe fake-image failed"
+		# (a) a fake-signed image whose PT_LOAD and size are 4x MemTotal
+		m0=$(cstat misses)
+		fuse_start /tmp/fz.huge
+		fuse_exec "fuse: fake-signed image of 4x MemTotal served: refused (EFBIG)" "*RESULT exec-error EFBIG*"
+		expect_log "fuse: log: image larger than fs.elfsig.image_max_kb" "path=$FMNT/0: image larger than fs.elfsig.image_max_kb"
+		b=$(fstat bytes)
+		[ "$b" -lt $((1 << 20)) ] && pass "fuse: only its headers were read ($b of $huge bytes)" ||
+			fail "fuse: only its headers were read" "$b of $huge bytes"
+		[ "$(cstat misses)" = "$m0" ] && pass "fuse: no copy was made for it" ||
+			fail "fuse: no copy was made for it" "misses $m0 -> $(cstat misses)"
+		fuse_stop
+		# (a2) a signed binary whose server claims a size of 4x MemTotal
+		psz=$(wc -c < $PS)
+		fuse_start $PS -s $huge
+		fuse_exec "fuse: signed binary with a claimed size of 4x MemTotal runs verified" "*shoff 0*RESULT exit 0*" shoff
+		e=$(fstat maxend)
+		[ "$e" -le $((psz + 65536)) ] && pass "fuse: nothing past its real end was read (up to $e of $psz bytes)" ||
+			fail "fuse: nothing past its real end was read" "read up to $e, file $psz bytes, claimed $huge"
+		fuse_stop
+		# (b) growing at every request: a fake-signed 16 MiB image is
+		# copied as far as its program headers say, then killed; a signed
+		# binary still runs verified
+		$P fake-image $T/hello.rsa /tmp/fz.grow $((16 << 20)) > /dev/null ||
+			fail "fake-signed sparse images" "probe fake-image failed"
+		gsz=$(wc -c < /tmp/fz.grow)
+		fuse_start /tmp/fz.grow -g 262144
+		fuse_exec "fuse: fake-signed 16 MiB image growing during the copy: copied, then killed" "RESULT signal 9"
+		expect_log "fuse: log: growing image: bad signature" "path=$FMNT/0: bad signature"
+		e=$(fstat maxend) z=$(fstat size)
+		if [ "$z" -gt $((gsz + (4 << 20))) ] && [ "$e" -le $((gsz + (1 << 20))) ]; then
+			pass "fuse: the copy stopped where the headers say (read up to $e of $gsz bytes; served size grew to $z)"
+		else
+			fail "fuse: the copy stopped where the headers say" "read up to $e, file $gsz bytes, served size $z"
+		fi
+		fuse_stop
+		fuse_start $PS -g 262144
+		fuse_exec "fuse: signed binary growing during the copy runs verified" "*shoff 0*RESULT exit 0*" shoff
+		fuse_stop
+		# (c) other bytes on the second read of a range (direct I/O, so
+		# every read reaches the server): the copy hashes what it copies,
+		# so the tampered bytes served to it fail; served the other way
+		# round (tampered bytes first, signed ones to the copy) what runs
+		# is what was hashed, never what was served first
+		fuse_start $T/hello.rsa -x $T/hello.tampered-load
+		fuse_exec "fuse: signed binary, tampered bytes on the second read: killed" "RESULT signal 9"
+		expect_log "fuse: log: swapped bytes: bad signature" "path=$FMNT/0: bad signature"
+		w=$(fstat swapped)
+		[ "$w" -gt 0 ] && pass "fuse: the server did serve other bytes on a second read ($w reads)" ||
+			fail "fuse: the server did serve other bytes on a second read" "swapped $w"
+		fuse_stop
+		fuse_start $T/hello.tampered-load -x $T/hello.rsa
+		fuse_exec "fuse: tampered bytes first, signed bytes to the copy: runs the hashed bytes" "*hello*RESULT exit 0*"
+		fuse_stop
+		# (d) control: served intact, a signed binary runs verified
+		fuse_start $PS
+		fuse_exec "fuse: control: signed binary served intact runs verified" "*shoff 0*RESULT exit 0*" shoff
+		fuse_stop
+		if kill -0 "$hog" 2>/dev/null; then pass "fuse: the root sentinel survives"; else fail "fuse: the root sentinel survives" "it is gone: $(oneline "$(cat /tmp/hog.out)")"; fi
+		sleep 1
+		avail1=$(mem_kb MemAvailable)
+		[ "$avail1" -ge $((avail0 - avail0 / 10)) ] && pass "fuse: MemAvailable recovers ($avail0 -> $avail1 kB)" ||
+			fail "fuse: MemAvailable recovers" "$avail0 -> $avail1 kB"
+		case "$(kmsg)" in
+		*"Out of memory"*|*"oom-kill"*|*"WARNING:"*|*"BUG:"*) fail "fuse: no OOM kill, no kernel warning" "$(kmsg | grep -m3 'Out of memory\|oom-kill\|WARNING:\|BUG:' | tr '\n' ' ')" ;;
+		*) pass "fuse: no OOM kill, no kernel warning" ;;
+		esac
+		kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null
+		rm -f /tmp/fz.huge /tmp/fz.grow /tmp/hog.out
+	fi
+
+	# 6h. each user's share of the bound (image_user_percent): uid 1000
+	# starts 8 fake-signed copies that a FUSE server stalls; uid 1001's
+	# first exec of a signed binary still completes while they hang. The
+	# bound is set to 4.4 copies of probe.signed and each of uid 1000's
+	# images to a fifth of it: 3 fit in its 75 % share (the other 5 are
+	# refused at once), and leave room for uid 1001's copy; without the
+	# share 4 would fit, leave less than that copy, and uid 1001 would
+	# wait for them (the control, at 100 %).
+	pct0=$(cat /proc/sys/fs/elfsig/image_user_percent 2>&1)
+	if [ ! -c /dev/fuse ]; then
+		skip "user's share: another user's exec completes while one user's copies stall" "no /dev/fuse (kernel without CONFIG_FUSE_FS)"
+	elif [ "$pct0" != 75 ]; then
+		fail "image_user_percent exists and defaults to 75" "$(oneline "$pct0")"
+	else
+		pass "image_user_percent exists and defaults to 75"
+		imax0=$(cat /proc/sys/fs/elfsig/image_max_kb)
+		pck=$(cat $T/probe.charge_kb)
+		M=$((pck * 44 / 10))
+		s=$(( (M * 1024 / 5 + 4095) / 4096 * 4096 + 4096 ))
+		echo "$M" > /proc/sys/fs/elfsig/image_max_kb
+		$P fake-image $T/hello.rsa /tmp/share.img $s > /dev/null ||
+			fail "fake-signed sparse images" "probe fake-image failed"
+		# share_round PCT SECS NQ NST: 8 execs of uid 1000, of which NQ are
+		# refused at once and NST copies stall (waited for, up to 60 s);
+		# then uid 1001's exec, given SECS to complete before the stalled
+		# copies are released
+		share_round() {
+			echo "$1" > /proc/sys/fs/elfsig/image_user_percent
+			cp $PS /tmp/share.probe && chmod 755 /tmp/share.probe	# never cached
+			rm -f /tmp/share.go /tmp/share.out.*
+			fuse_start /tmp/share.img -n 8 -w 65536 -W "$s" -r /tmp/share.go
+			sleep 5	# elfsig's log is rate limited: 10 lines per 5 s
+			pids=
+			for i in 0 1 2 3 4 5 6 7; do $P run-as 1000 $FMNT/$i > /tmp/share.out.$i 2>&1 & pids="$pids $!"; done
+			_i=0
+			while [ $_i -lt 60 ]; do
+				nq=$(cat /tmp/share.out.* | grep -c "RESULT exec-error EDQUOT")
+				[ "$nq" -ge "$3" ] && [ "$(fstat stalledfiles)" -ge "$4" ] && break
+				sleep 1; _i=$((_i + 1))
+			done
+			$P run-as 1001 /tmp/share.probe shoff > /tmp/share.out.u 2>&1 &
+			upid=$!
+			_i=0
+			while [ $_i -lt "$2" ] && ! grep -q RESULT /tmp/share.out.u; do sleep 1; _i=$((_i + 1)); done
+			udone=0; grep -q RESULT /tmp/share.out.u && udone=1
+			nrun=0
+			for i in 0 1 2 3 4 5 6 7; do grep -q RESULT /tmp/share.out.$i || nrun=$((nrun + 1)); done
+			nst=$(fstat stalledfiles)
+			touch /tmp/share.go
+			# shellcheck disable=SC2086
+			wait $pids $upid
+			nk=$(cat /tmp/share.out.[0-7] | grep -c "RESULT signal 9")
+			nq=$(cat /tmp/share.out.[0-7] | grep -c "RESULT exec-error EDQUOT")
+			fuse_stop
+		}
+		share_round 75 120 5 3
+		[ "$nq" = 5 ] && pass "user's share: 5 of uid 1000's 8 execs refused at once (EDQUOT)" ||
+			fail "user's share: 5 of uid 1000's 8 execs refused at once (EDQUOT)" "$nq; $(oneline "$(cat /tmp/share.out.[0-7])")"
+		case "$(kmsg)" in
+		*"path=$FMNT/"*": user's share of fs.elfsig.image_max_kb in use"*) pass "user's share: log line" ;;
+		*) fail "user's share: log line" "no line '... path=$FMNT/N: user's share of fs.elfsig.image_max_kb in use'" ;;
+		esac
+		if [ "$udone" = 1 ] && [ "$nrun" = 3 ] && [ "$nst" -ge 3 ]; then
+			pass "user's share: uid 1001's signed exec completed while uid 1000's 3 copies were stalled"
+		else
+			fail "user's share: uid 1001's signed exec completed while uid 1000's 3 copies were stalled" "done $udone, uid 1000 still running $nrun, files with a stalled read $nst"
+		fi
+		case "$(cat /tmp/share.out.u)" in
+		*"shoff 0"*"RESULT exit 0"*) pass "user's share: uid 1001's binary ran verified" ;;
+		*) fail "user's share: uid 1001's binary ran verified" "$(oneline "$(cat /tmp/share.out.u)")" ;;
+		esac
+		[ "$nk" = 3 ] && pass "user's share: uid 1000's 3 stalled copies, released, are killed (bad signature)" ||
+			fail "user's share: uid 1000's 3 stalled copies, released, are killed" "$nk; $(oneline "$(cat /tmp/share.out.[0-7])")"
+		# control: one user may take the whole bound; then uid 1001 waits
+		# for uid 1000's stalled copies (it is still waiting after 10 s,
+		# runs once they are released)
+		share_round 100 10 0 4
+		if [ "$udone" = 0 ] && [ "$nq" = 0 ] && [ "$nst" -ge 4 ]; then
+			pass "user's share: control: at 100 % uid 1000 holds the bound and uid 1001 waits"
+		else
+			fail "user's share: control: at 100 % uid 1000 holds the bound and uid 1001 waits" "done $udone, refused $nq, files with a stalled read $nst"
+		fi
+		case "$(cat /tmp/share.out.u)" in
+		*"shoff 0"*"RESULT exit 0"*) pass "user's share: control: uid 1001's exec runs once uid 1000's copies are released" ;;
+		*) fail "user's share: control: uid 1001's exec runs once uid 1000's copies are released" "$(oneline "$(cat /tmp/share.out.u)")" ;;
+		esac
+		[ "$nk" = 8 ] && pass "user's share: control: uid 1000's 8 copies are all made and killed" ||
+			fail "user's share: control: uid 1000's 8 copies are all made and killed" "$nk; $(oneline "$(cat /tmp/share.out.[0-7])")"
+		echo "$pct0" > /proc/sys/fs/elfsig/image_user_percent
+		echo "$imax0" > /proc/sys/fs/elfsig/image_max_kb
+		rm -f /tmp/share.img /tmp/share.probe /tmp/share.out.* /tmp/share.go
 	fi
 
 	# 7. no ptrace / memory access to a verified process, even for root
