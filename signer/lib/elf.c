@@ -248,12 +248,14 @@ static int parse_phdrs(struct elfsig_elf *elf)
 			ph->vaddr = get64(elf, p + offsetof(Elf64_Phdr, p_vaddr));
 			ph->filesz = get64(elf, p + offsetof(Elf64_Phdr, p_filesz));
 			ph->memsz = get64(elf, p + offsetof(Elf64_Phdr, p_memsz));
+			ph->align = get64(elf, p + offsetof(Elf64_Phdr, p_align));
 		} else {
 			ph->flags = get32(elf, p + offsetof(Elf32_Phdr, p_flags));
 			ph->offset = get32(elf, p + offsetof(Elf32_Phdr, p_offset));
 			ph->vaddr = get32(elf, p + offsetof(Elf32_Phdr, p_vaddr));
 			ph->filesz = get32(elf, p + offsetof(Elf32_Phdr, p_filesz));
 			ph->memsz = get32(elf, p + offsetof(Elf32_Phdr, p_memsz));
+			ph->align = get32(elf, p + offsetof(Elf32_Phdr, p_align));
 		}
 		if (ph->type == PT_INTERP)
 			elf->has_interp = true;
