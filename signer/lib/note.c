@@ -13,6 +13,12 @@
 #include <unistd.h>
 
 #include "lib_private.h"
+/* The installed header spells the uapi values the same way (a differing
+ * redefinition fails the -Werror build). */
+#include "include/elfsig/note.h"
+
+_Static_assert(ELFSIG_NOTE_ANON_EXEC_BITS == ELFSIG_FLAG_ANON_EXEC,
+	       "<elfsig/note.h> and <linux/elfsig.h> disagree");
 
 #define NOTE_HDR	12u	/* n_namesz, n_descsz, n_type */
 
