@@ -568,16 +568,13 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	if (ret)
 		goto out;
 	if (sign) {
-		/* The note as it will be signed: that of the temporary file. */
-		ret = elfsig_elf_flags(&tmp, &note, &note_flags);
-		if (ret)
-			goto out;
-	}
-	if (sign) {
 		uint8_t digest[ELFSIG_MAX_DIGEST], msg[ELFSIG_MAX_MESSAGE];
 		size_t dlen, mlen;
 
-		ret = elfsig_elf_digest(&tmp, hash, digest, &dlen);
+		/* The note as it will be signed: that of the temporary file. */
+		ret = elfsig_elf_flags(&tmp, &note, &note_flags);
+		if (!ret)
+			ret = elfsig_elf_digest(&tmp, hash, digest, &dlen);
 		if (!ret)
 			ret = elfsig_build_message(hash, digest, dlen, msg, &mlen);
 		if (!ret)

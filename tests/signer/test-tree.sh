@@ -68,13 +68,13 @@ for f in $untouched; do cmp -s "$R/$f" "$T_TMP/orig/$f" || { ok=0; echo "# chang
 	[ "$(stat -c %u:%g "$R/usr/bin/sort")" = 1234:5678 ] &&
 	t_pass "tree: mode (setuid, read-only) and owner kept" ||
 	t_fail "tree: mode (setuid, read-only) and owner kept"
-if [ $xattr = 1 ]; then
+if [ "$xattr" = 1 ]; then
 	[ "$(getfattr --only-values -n user.elfsig-test "$R/usr/bin/sort" 2>/dev/null)" = kept ] &&
 		t_pass "tree: extended attributes kept" || t_fail "tree: extended attributes kept"
 else
 	t_skip "tree: extended attributes kept" "this file system takes no user.* attribute"
 fi
-if [ $cap = 1 ]; then
+if [ "$cap" = 1 ]; then
 	getcap "$R/usr/bin/cat" | grep -q cap_net_raw &&
 		t_pass "tree: file capabilities (security.capability) kept" ||
 		t_fail "tree: file capabilities (security.capability) kept" "$(getcap "$R/usr/bin/cat")"
