@@ -91,6 +91,8 @@ int elfsig_elf_read_signature(const struct elfsig_elf *elf, uint8_t **der,
 size_t elfsig_shdr_size(const struct elfsig_elf *elf) ELFSIG_INTERNAL;
 void elfsig_encode_shdr(const struct elfsig_elf *elf,
 			const struct elfsig_shdr *sh, uint8_t *out) ELFSIG_INTERNAL;
+/* A 32-bit field of @elf in its byte order. */
+uint32_t elfsig_get32(const struct elfsig_elf *elf, const uint8_t *p) ELFSIG_INTERNAL;
 void elfsig_put_half(const struct elfsig_elf *elf, uint8_t *p, uint16_t v) ELFSIG_INTERNAL;
 void elfsig_put_off(const struct elfsig_elf *elf, uint8_t *p, uint64_t v) ELFSIG_INTERNAL;
 

@@ -24,15 +24,6 @@ _Static_assert(ELFSIG_NOTE_ANON_EXEC_BITS == ELFSIG_FLAG_ANON_EXEC,
 
 static const char note_name[] = ELFSIG_NOTE_NAME;	/* with its NUL */
 
-static uint32_t get32(const struct elfsig_elf *elf, const uint8_t *p)
-{
-	if (elf->big_endian)
-		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-		       (uint32_t)p[2] << 8 | p[3];
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[1] << 8 | p[0];
-}
-
 /* Are the note segment's file bytes inside one PT_LOAD's file bytes? */
 static bool covered(const struct elfsig_elf *elf, const struct elfsig_phdr *note)
 {
@@ -83,9 +74,9 @@ static int scan_segment(const struct elfsig_elf *elf, unsigned int idx,
 		ret = elfsig_pread_full(elf->fd, hdr, NOTE_HDR, ph->offset + pos, n);
 		if (ret)
 			return ret;
-		namesz = get32(elf, hdr);
-		descsz = get32(elf, hdr + 4);
-		type = get32(elf, hdr + 8);
+		namesz = elfsig_get32(elf, hdr);
+		descsz = elfsig_get32(elf, hdr + 4);
+		type = elfsig_get32(elf, hdr + 8);
 		/* As the gABI and the kernel lay notes out: the descriptor
 		 * and the next note start aligned from the note's start. */
 		desc_off = (NOTE_HDR + namesz + align - 1) & ~(align - 1);
@@ -114,7 +105,7 @@ static int scan_segment(const struct elfsig_elf *elf, unsigned int idx,
 						ph->offset + pos + desc_off, n);
 			if (ret)
 				return ret;
-			*flags = get32(elf, desc);
+			*flags = elfsig_get32(elf, desc);
 			(*found)++;
 		}
 		pos += entry;

@@ -313,6 +313,17 @@ static void visit_dir(struct walk *w, const char *path, unsigned int depth)
 	closedir(dir);
 }
 
+/* Count a file left alone, by why. */
+static void count_skip(struct elfsig_tree_stats *st, enum verdict v)
+{
+	if (v == V_NOT_ELF)
+		st->not_elf++;
+	else if (v == V_NOT_LOADABLE)
+		st->not_loadable++;
+	else if (v == V_ALREADY)
+		st->already_signed++;
+}
+
 /* Give @alias the signed file of @to's name: link, then rename over it. */
 static int relink(const char *to, const char *alias)
 {
@@ -388,13 +399,9 @@ static void sign_found(struct walk *w)
 			}
 			break;
 		case V_NOT_ELF:
-			w->st->not_elf++;
-			break;
 		case V_NOT_LOADABLE:
-			w->st->not_loadable++;
-			break;
 		case V_ALREADY:
-			w->st->already_signed++;
+			count_skip(w->st, p->verdict);
 			break;
 		case V_FAILED:
 			elfsig_err("%s: not signed: it is another name of %s, which failed",
@@ -439,21 +446,9 @@ int elfsig_sign_tree(const struct elfsig_signer *signer, const char *dir,
 	w->st = stats;
 	w->root_dev = st.st_dev;
 	visit_dir(w, dir, 0);
-	for (i = 0; i < w->n; i++) {
-		switch (w->files[i].alias ? V_SIGN : w->files[i].verdict) {
-		case V_NOT_ELF:
-			stats->not_elf++;
-			break;
-		case V_NOT_LOADABLE:
-			stats->not_loadable++;
-			break;
-		case V_ALREADY:
-			stats->already_signed++;
-			break;
-		default:
-			break;
-		}
-	}
+	for (i = 0; i < w->n; i++)
+		if (!w->files[i].alias)
+			count_skip(stats, w->files[i].verdict);
 	sign_found(w);
 	ret = w->first_err;
 	for (i = 0; i < w->n; i++)
