@@ -21,7 +21,7 @@ static uint16_t get16(const struct elfsig_elf *elf, const uint8_t *p)
 			       : (uint16_t)(p[1] << 8 | p[0]);
 }
 
-uint32_t elfsig_get32(const struct elfsig_elf *elf, const uint8_t *p)
+static uint32_t get32(const struct elfsig_elf *elf, const uint8_t *p)
 {
 	if (elf->big_endian)
 		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
@@ -30,10 +30,15 @@ uint32_t elfsig_get32(const struct elfsig_elf *elf, const uint8_t *p)
 	       (uint32_t)p[1] << 8 | p[0];
 }
 
+uint32_t elfsig_get32(const struct elfsig_elf *elf, const uint8_t *p)
+{
+	return get32(elf, p);
+}
+
 static uint64_t get64(const struct elfsig_elf *elf, const uint8_t *p)
 {
-	uint64_t hi = elfsig_get32(elf, elf->big_endian ? p : p + 4);
-	uint64_t lo = elfsig_get32(elf, elf->big_endian ? p + 4 : p);
+	uint64_t hi = get32(elf, elf->big_endian ? p : p + 4);
+	uint64_t lo = get32(elf, elf->big_endian ? p + 4 : p);
 
 	return hi << 32 | lo;
 }
@@ -41,7 +46,7 @@ static uint64_t get64(const struct elfsig_elf *elf, const uint8_t *p)
 /* An address-sized field: 4 bytes in ELF32, 8 in ELF64. */
 static uint64_t getword(const struct elfsig_elf *elf, const uint8_t *p)
 {
-	return elf->is64 ? get64(elf, p) : elfsig_get32(elf, p);
+	return elf->is64 ? get64(elf, p) : get32(elf, p);
 }
 
 void elfsig_put_half(const struct elfsig_elf *elf, uint8_t *p, uint16_t v)
@@ -241,21 +246,21 @@ static int parse_phdrs(struct elfsig_elf *elf)
 		const uint8_t *p = raw + (size_t)i * elf->phentsize;
 		struct elfsig_phdr *ph = &elf->phdrs[i];
 
-		ph->type = elfsig_get32(elf, p);
+		ph->type = get32(elf, p);
 		if (elf->is64) {
-			ph->flags = elfsig_get32(elf, p + offsetof(Elf64_Phdr, p_flags));
+			ph->flags = get32(elf, p + offsetof(Elf64_Phdr, p_flags));
 			ph->offset = get64(elf, p + offsetof(Elf64_Phdr, p_offset));
 			ph->vaddr = get64(elf, p + offsetof(Elf64_Phdr, p_vaddr));
 			ph->filesz = get64(elf, p + offsetof(Elf64_Phdr, p_filesz));
 			ph->memsz = get64(elf, p + offsetof(Elf64_Phdr, p_memsz));
 			ph->align = get64(elf, p + offsetof(Elf64_Phdr, p_align));
 		} else {
-			ph->flags = elfsig_get32(elf, p + offsetof(Elf32_Phdr, p_flags));
-			ph->offset = elfsig_get32(elf, p + offsetof(Elf32_Phdr, p_offset));
-			ph->vaddr = elfsig_get32(elf, p + offsetof(Elf32_Phdr, p_vaddr));
-			ph->filesz = elfsig_get32(elf, p + offsetof(Elf32_Phdr, p_filesz));
-			ph->memsz = elfsig_get32(elf, p + offsetof(Elf32_Phdr, p_memsz));
-			ph->align = elfsig_get32(elf, p + offsetof(Elf32_Phdr, p_align));
+			ph->flags = get32(elf, p + offsetof(Elf32_Phdr, p_flags));
+			ph->offset = get32(elf, p + offsetof(Elf32_Phdr, p_offset));
+			ph->vaddr = get32(elf, p + offsetof(Elf32_Phdr, p_vaddr));
+			ph->filesz = get32(elf, p + offsetof(Elf32_Phdr, p_filesz));
+			ph->memsz = get32(elf, p + offsetof(Elf32_Phdr, p_memsz));
+			ph->align = get32(elf, p + offsetof(Elf32_Phdr, p_align));
 		}
 		if (ph->type == PT_INTERP)
 			elf->has_interp = true;
@@ -284,26 +289,26 @@ out:
 static void decode_shdr(const struct elfsig_elf *elf, const uint8_t *p,
 			struct elfsig_shdr *sh)
 {
-	sh->name = elfsig_get32(elf, p);
-	sh->type = elfsig_get32(elf, p + 4);
+	sh->name = get32(elf, p);
+	sh->type = get32(elf, p + 4);
 	if (elf->is64) {
 		sh->flags = get64(elf, p + offsetof(Elf64_Shdr, sh_flags));
 		sh->addr = get64(elf, p + offsetof(Elf64_Shdr, sh_addr));
 		sh->offset = get64(elf, p + offsetof(Elf64_Shdr, sh_offset));
 		sh->size = get64(elf, p + offsetof(Elf64_Shdr, sh_size));
-		sh->link = elfsig_get32(elf, p + offsetof(Elf64_Shdr, sh_link));
-		sh->info = elfsig_get32(elf, p + offsetof(Elf64_Shdr, sh_info));
+		sh->link = get32(elf, p + offsetof(Elf64_Shdr, sh_link));
+		sh->info = get32(elf, p + offsetof(Elf64_Shdr, sh_info));
 		sh->addralign = get64(elf, p + offsetof(Elf64_Shdr, sh_addralign));
 		sh->entsize = get64(elf, p + offsetof(Elf64_Shdr, sh_entsize));
 	} else {
-		sh->flags = elfsig_get32(elf, p + offsetof(Elf32_Shdr, sh_flags));
-		sh->addr = elfsig_get32(elf, p + offsetof(Elf32_Shdr, sh_addr));
-		sh->offset = elfsig_get32(elf, p + offsetof(Elf32_Shdr, sh_offset));
-		sh->size = elfsig_get32(elf, p + offsetof(Elf32_Shdr, sh_size));
-		sh->link = elfsig_get32(elf, p + offsetof(Elf32_Shdr, sh_link));
-		sh->info = elfsig_get32(elf, p + offsetof(Elf32_Shdr, sh_info));
-		sh->addralign = elfsig_get32(elf, p + offsetof(Elf32_Shdr, sh_addralign));
-		sh->entsize = elfsig_get32(elf, p + offsetof(Elf32_Shdr, sh_entsize));
+		sh->flags = get32(elf, p + offsetof(Elf32_Shdr, sh_flags));
+		sh->addr = get32(elf, p + offsetof(Elf32_Shdr, sh_addr));
+		sh->offset = get32(elf, p + offsetof(Elf32_Shdr, sh_offset));
+		sh->size = get32(elf, p + offsetof(Elf32_Shdr, sh_size));
+		sh->link = get32(elf, p + offsetof(Elf32_Shdr, sh_link));
+		sh->info = get32(elf, p + offsetof(Elf32_Shdr, sh_info));
+		sh->addralign = get32(elf, p + offsetof(Elf32_Shdr, sh_addralign));
+		sh->entsize = get32(elf, p + offsetof(Elf32_Shdr, sh_entsize));
 	}
 }
 
