@@ -33,14 +33,17 @@
 #define ELFSIG_NOTE_STR_(x)	#x
 #define ELFSIG_NOTE_STR(x)	ELFSIG_NOTE_STR_(x)
 
-/*
- * ELFSIG_NOTE_ASM(bits) - the assembly of the note: @bits is a plain
- * integer constant the assembler can read (1, 0x1, (1 << 0)), not a C
- * expression with suffixes. The layout is the gABI note with 4-byte
+/**
+ * ELFSIG_NOTE_ASM() - the assembly of the note
+ * @bits: the flags, a plain integer constant the assembler can read (1,
+ *        0x1, (1 << 0)), not a C expression with suffixes
+ *
+ * The layout is the gABI note with 4-byte
  * alignment, the same for ELF32 and ELF64: n_namesz 7, n_descsz 4,
  * n_type 1, "ELFSIG\0" padded to 8 bytes, then the flags word; .long
- * writes the target's byte order. "%note" is the type syntax every gas
- * target reads (ARM takes "@" for a comment).
+ * writes the target's byte order. The section type is spelled with a
+ * percent sign, which every gas target reads (on ARM the at sign starts
+ * a comment).
  */
 #define ELFSIG_NOTE_ASM(bits)						\
 	"\t.pushsection .note.elfsig, \"a\", %note\n"			\
@@ -53,17 +56,19 @@
 	"\t.long " ELFSIG_NOTE_STR(bits) "\n"				\
 	"\t.popsection\n"
 
-/*
- * ELFSIG_NOTE(bits) - carry the ELFSIG flags note with the flags @bits
- * (an assembler integer: see ELFSIG_NOTE_ASM()). Use once per program,
- * at file scope.
+/**
+ * ELFSIG_NOTE() - carry the ELFSIG flags note
+ * @bits: the flags, an assembler integer (see ELFSIG_NOTE_ASM())
+ *
+ * Use once per program, at file scope.
  */
 #define ELFSIG_NOTE(bits)	__asm__(ELFSIG_NOTE_ASM(bits))
 
-/*
+/**
  * ELFSIG_NOTE_ANON_EXEC() - this program maps anonymous executable memory
- * (a JIT): the kernel lets it, and does not treat it as a verified
- * process.
+ *
+ * For a JIT: the kernel lets it, and does not treat it as a verified
+ * process. Use once per program, at file scope.
  */
 #define ELFSIG_NOTE_ANON_EXEC()	ELFSIG_NOTE(ELFSIG_NOTE_ANON_EXEC_BITS)
 
