@@ -17,7 +17,7 @@ static const char usage[] =
 "\n"
 "  -s, --signature SIG   the DER PKCS#7 signature (at most 64 KiB)\n"
 "  -o, --output OUT      write to OUT instead of replacing FILE\n"
-"      --allow-interp    accept a file with PT_INTERP\n"
+"      --allow-interp    no effect (kept for compatibility)\n"
 "  -h, --help            show this help\n";
 
 int cmd_attach(int argc, char **argv)

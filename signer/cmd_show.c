@@ -10,12 +10,39 @@
 
 static const char usage[] =
 "Usage: signelf show [--json] FILE...\n"
-"Describe each FILE's signature: signer, algorithms, image digest and\n"
-"where the section lies. Nothing is verified (see 'signelf verify').\n"
+"Describe each FILE's signature: signer, algorithms, image digest, where\n"
+"the section lies, and the flags of its ELFSIG note. Nothing is verified\n"
+"(see 'signelf verify').\n"
 "\n"
 "  -j, --json   one JSON object per file on standard output, failures\n"
 "               included (status, exit, error); nothing on stderr\n"
 "  -h, --help   show this help\n";
+
+static const char *const note_names[] = {
+	[ELFSIG_NOTE_ABSENT] = "absent",
+	[ELFSIG_NOTE_COVERED] = "covered",
+	[ELFSIG_NOTE_UNCOVERED] = "uncovered",
+};
+
+static void show_flags(enum elfsig_note_state note, uint32_t flags)
+{
+	printf("  flags:      ");
+	if (note == ELFSIG_NOTE_ABSENT) {
+		printf("none (no ELFSIG note)\n");
+		return;
+	}
+	if (note == ELFSIG_NOTE_UNCOVERED) {
+		printf("0x%x in an ELFSIG note outside every PT_LOAD: not covered by the signature, ignored\n",
+		       flags);
+		return;
+	}
+	printf("0x%x", flags);
+	if (flags & ELFSIG_FLAG_ANON_EXEC)
+		printf(" anon-exec (the process may map unverified code: it is not verified)");
+	if (flags & ~ELFSIG_FLAG_ANON_EXEC)
+		printf(" unknown 0x%x", flags & ~ELFSIG_FLAG_ANON_EXEC);
+	printf("\n");
+}
 
 static void show_text(const char *file, const struct elfsig_info *in)
 {
@@ -31,7 +58,7 @@ static void show_text(const char *file, const struct elfsig_info *in)
 	printf("  digest:     ");
 	print_hex(stdout, in->digest, in->digest_size);
 	printf("\n  interpreter: %s\n", in->has_interp ?
-	       "yes (the kernel refuses this file)" : "no");
+	       "yes (it and every library must be signed too)" : "no");
 }
 
 static void show_json(const char *file, const struct elfsig_info *in)
@@ -51,7 +78,7 @@ static void show_json(const char *file, const struct elfsig_info *in)
 	json_string(stdout, in->sig_algorithm);
 	printf(",\"digest\":\"");
 	print_hex(stdout, in->digest, in->digest_size);
-	printf("\",\"interpreter\":%s}\n", in->has_interp ? "true" : "false");
+	printf("\",\"interpreter\":%s", in->has_interp ? "true" : "false");
 }
 
 static void show_json_error(const char *file, int ret)
@@ -91,7 +118,9 @@ int cmd_show(int argc, char **argv)
 	/* With --json, a failure is a record of its own, not a stderr line. */
 	cmd_quiet(json);
 	for (i = optind; i < argc; i++) {
+		enum elfsig_note_state note;
 		struct elfsig_info info;
+		uint32_t flags;
 		int ret;
 
 		cmd_clear_error();
@@ -101,10 +130,20 @@ int cmd_show(int argc, char **argv)
 			show_json_error(argv[i], ret);
 		if (ret)
 			continue;
-		if (json)
+		ret = elfsig_read_flags(argv[i], &note, &flags);
+		status = worse(status, exit_code(ret));
+		if (ret && json)
+			show_json_error(argv[i], ret);
+		if (ret)
+			continue;
+		if (json) {
 			show_json(argv[i], &info);
-		else
+			printf(",\"note\":\"%s\",\"flags\":%u}\n", note_names[note],
+			       flags);
+		} else {
 			show_text(argv[i], &info);
+			show_flags(note, flags);
+		}
 	}
 	return status;
 }

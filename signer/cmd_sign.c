@@ -13,7 +13,9 @@
 
 static const char usage[] =
 "Usage: signelf sign --key KEY --cert CERT [OPTION]... FILE...\n"
-"Sign ELF executables in place (atomically), or one file to --output.\n"
+"       signelf sign --key KEY --cert CERT [OPTION]... --tree DIR\n"
+"Sign ELF executables and shared libraries in place (atomically), one\n"
+"file to --output, or every executable and library below DIR.\n"
 "\n"
 "  -k, --key KEY         private key: a PEM/DER file, a TPM key\n"
 "                        (handle:0x81000001 or a TSS2 PRIVATE KEY file),\n"
@@ -23,8 +25,13 @@ static const char usage[] =
 "  -o, --output OUT      write the signed file to OUT (one FILE only)\n"
 "      --keyid           identify the signer by subject key identifier\n"
 "                        instead of issuer and serial number\n"
-"      --allow-interp    sign even if the file has PT_INTERP (the kernel\n"
-"                        refuses to run such a signed file)\n"
+"  -t, --tree DIR        sign every ELF executable and library below DIR\n"
+"                        (not following symbolic links), with one key load\n"
+"      --force           with --tree: sign again files that already carry a\n"
+"                        valid signature by this key and hash\n"
+"      --cross-filesystems  with --tree: descend into other file systems\n"
+"      --allow-interp    no effect (dynamic executables are signed like any\n"
+"                        other file); kept for compatibility\n"
 "      --provider NAME   load an extra OpenSSL provider (repeatable)\n"
 "      --tcti TCTI       TPM connection for TPM keys (default: $TPM2TOOLS_TCTI,\n"
 "                        then the tpm2 provider's default)\n"
@@ -33,6 +40,40 @@ static const char usage[] =
 "                        (default: $ELFSIG_KEY_PASS; without either, ask\n"
 "                        on a terminal, or fail)\n"
 "  -h, --help            show this help\n";
+
+/* One summary line: signed N, skipped M (by reason), failed K. */
+static int sign_tree(const struct elfsig_signer *signer, const char *dir,
+		     unsigned int flags)
+{
+	struct elfsig_tree_stats st;
+	const char *sep = " (";
+	size_t skipped = 0, i;
+	int ret;
+
+	ret = elfsig_sign_tree(signer, dir, flags, &st);
+	{
+		const struct { size_t n; const char *what; } why[] = {
+			{ st.hard_links, "hard links to a signed file" },
+			{ st.already_signed, "already signed by this key" },
+			{ st.not_elf, "not ELF" },
+			{ st.not_loadable, "ELF but no executable or library" },
+			{ st.not_regular, "not regular files" },
+			{ st.other_fs, "directories on other file systems" },
+		};
+
+		for (i = 0; i < sizeof(why) / sizeof(why[0]); i++)
+			skipped += why[i].n;
+		printf("%s: signed %zu, skipped %zu", dir, st.signed_files, skipped);
+		for (i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
+			if (!why[i].n)
+				continue;
+			printf("%s%zu %s", sep, why[i].n, why[i].what);
+			sep = ", ";
+		}
+		printf("%s, failed %zu\n", skipped ? ")" : "", st.failed);
+	}
+	return ret ? exit_code(ret) : EXIT_VALID;
+}
 
 int cmd_sign(int argc, char **argv)
 {
@@ -43,6 +84,9 @@ int cmd_sign(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "keyid", no_argument, NULL, 'K' },
 		{ "allow-interp", no_argument, NULL, 'I' },
+		{ "tree", required_argument, NULL, 't' },
+		{ "force", no_argument, NULL, 'F' },
+		{ "cross-filesystems", no_argument, NULL, 'X' },
 		{ "provider", required_argument, NULL, 'P' },
 		{ "tcti", required_argument, NULL, 'T' },
 		{ "key-pass", required_argument, NULL, 'p' },
@@ -53,11 +97,12 @@ int cmd_sign(int argc, char **argv)
 	struct elfsig_signer_opts so = { .providers = providers };
 	struct elfsig_signer *signer = NULL;
 	const char *output = NULL, *pass_spec = getenv("ELFSIG_KEY_PASS");
+	const char *tree = NULL;
 	char *pass = NULL;
-	unsigned int flags = 0;
+	unsigned int flags = 0, tree_flags = 0;
 	int nprov = 0, c, ret, status = EXIT_VALID;
 
-	while ((c = getopt_long(argc, argv, ":k:c:a:o:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":k:c:a:o:p:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			so.key = optarg;
@@ -75,8 +120,16 @@ int cmd_sign(int argc, char **argv)
 		case 'K':
 			so.flags |= ELFSIG_USE_KEYID;
 			break;
-		case 'I':
-			flags |= ELFSIG_ALLOW_INTERP;
+		case 'I':	/* no effect: kept for compatibility */
+			break;
+		case 't':
+			tree = optarg;
+			break;
+		case 'F':
+			tree_flags |= ELFSIG_TREE_FORCE;
+			break;
+		case 'X':
+			tree_flags |= ELFSIG_TREE_CROSS_FS;
 			break;
 		case 'P':
 			if (nprov >= MAX_PROVIDERS)
@@ -99,7 +152,11 @@ int cmd_sign(int argc, char **argv)
 	}
 	if (!so.key || !so.cert)
 		return usage_error("sign", "--key and --cert are required");
-	if (optind >= argc)
+	if (tree && (optind < argc || output))
+		return usage_error("sign", "--tree takes no FILE and no --output");
+	if (!tree && tree_flags)
+		return usage_error("sign", "--force and --cross-filesystems go with --tree");
+	if (!tree && optind >= argc)
 		return usage_error("sign", "no FILE given");
 	if (output && argc - optind != 1)
 		return usage_error("sign", "--output takes exactly one FILE");
@@ -117,7 +174,9 @@ int cmd_sign(int argc, char **argv)
 	free_pass(pass);
 	if (ret)
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILURE_IO;
-	if (output) {
+	if (tree) {
+		status = sign_tree(signer, tree, tree_flags);
+	} else if (output) {
 		status = exit_code(elfsig_sign_file(signer, argv[optind], output, flags));
 	} else {
 		int *results = calloc((size_t)(argc - optind), sizeof(int));

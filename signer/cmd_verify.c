@@ -20,8 +20,8 @@ static const char usage[] =
 "  -j, --json          one JSON object per file on standard output\n"
 "  -h, --help          show this help\n"
 "\n"
-"Exit status: 0 all valid, 1 bad signature, no trusted key or refused\n"
-"(interpreter), 2 unsigned, 3 not ELF or malformed, 4 usage, 5 other error;\n"
+"Exit status: 0 all valid, 1 bad signature or no trusted key,\n"
+"2 unsigned, 3 not ELF or malformed, 4 usage, 5 other error;\n"
 "with several files, the largest.\n";
 
 static void print_json(const char *file, int ret, const struct elfsig_info *info)

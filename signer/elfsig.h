@@ -11,8 +11,7 @@
  *   -EBADMSG       malformed ELF structure or malformed signature section
  *   -ENODATA       the file has no signature
  *   -ENOKEY        no trusted certificate matches the signer
- *   -EKEYREJECTED  the signature does not verify, or the kernel would
- *                  refuse the file (a signed binary with an interpreter)
+ *   -EKEYREJECTED  the signature does not verify
  *   -EINVAL        invalid argument (unknown hash name, bad option mix)
  *
  * Anything else is an I/O, resource or crypto-library error.
@@ -45,8 +44,14 @@ enum elfsig_hash {
 #define ELFSIG_MAX_MESSAGE	(ELFSIG_MESSAGE_HDR + ELFSIG_MAX_DIGEST)
 
 /* Flags for signing, attaching and removing. */
-#define ELFSIG_ALLOW_INTERP	0x1	/* sign even if the file has PT_INTERP */
+#define ELFSIG_ALLOW_INTERP	0x1	/* no effect: files with PT_INTERP are
+					 * signed like any other (kept for
+					 * compatibility) */
 #define ELFSIG_USE_KEYID	0x2	/* identify the signer by SKID */
+#define ELFSIG_TREE_FORCE	0x4	/* elfsig_sign_tree(): sign again files
+					 * this key already signed */
+#define ELFSIG_TREE_CROSS_FS	0x8	/* elfsig_sign_tree(): descend into
+					 * other file systems */
 
 typedef void (*elfsig_error_cb)(const char *msg, void *ctx);
 
@@ -213,7 +218,7 @@ ELFSIG_API void elfsig_signer_free(struct elfsig_signer *signer);
  * @signer: from elfsig_signer_load()
  * @path:   the input file
  * @out:    output path, or NULL to replace @path atomically
- * @flags:  ELFSIG_ALLOW_INTERP
+ * @flags:  0 (ELFSIG_ALLOW_INTERP is accepted and ignored)
  *
  * The output is written to a temporary file in the target's directory,
  * hashed there (so what is signed is exactly what lands), synced and
@@ -230,7 +235,7 @@ ELFSIG_API int elfsig_sign_file(const struct elfsig_signer *signer,
  * @signer:  from elfsig_signer_load()
  * @paths:   the files, replaced atomically as by elfsig_sign_file()
  * @n:       how many
- * @flags:   ELFSIG_ALLOW_INTERP
+ * @flags:   0 (ELFSIG_ALLOW_INTERP is accepted and ignored)
  * @results: out, @n entries: 0 or a negative errno per file
  *
  * Each file is prepared as by elfsig_sign_file(); then one syncfs() per
@@ -242,13 +247,51 @@ ELFSIG_API int elfsig_sign_files(const struct elfsig_signer *signer,
 				 const char *const *paths, size_t n,
 				 unsigned int flags, int *results);
 
+/* What elfsig_sign_tree() did, file by file. */
+struct elfsig_tree_stats {
+	size_t signed_files;	/* signed (or signed again) */
+	size_t hard_links;	/* more names of a file signed once, linked
+				 * to the signed file */
+	size_t not_elf;		/* regular files that are not ELF */
+	size_t not_loadable;	/* ELF files that are no executable or
+				 * library: no PT_LOAD, ET_REL, ET_CORE */
+	size_t already_signed;	/* a valid signature by this key and hash */
+	size_t not_regular;	/* symbolic links, devices, FIFOs, sockets */
+	size_t other_fs;	/* directories on another file system */
+	size_t failed;		/* files and directories that failed */
+};
+
+/**
+ * elfsig_sign_tree() - sign every executable and library below a directory
+ * @signer: from elfsig_signer_load(): one key load for the whole tree
+ * @dir:    the directory
+ * @flags:  ELFSIG_TREE_FORCE, ELFSIG_TREE_CROSS_FS
+ * @stats:  out, the counts
+ *
+ * Walks @dir without following symbolic links and without leaving its
+ * file system (unless ELFSIG_TREE_CROSS_FS), and signs every regular ELF
+ * file of type ET_EXEC or ET_DYN with a PT_LOAD through the batch path of
+ * elfsig_sign_files(): each file replaced atomically, mode, owner and
+ * extended attributes kept. Files that already carry a valid signature
+ * by the signer's key and hash are left alone unless ELFSIG_TREE_FORCE.
+ * A file with several names in the tree is signed once; its other names
+ * are then linked to the signed file (atomically, by rename). Directories
+ * nested deeper than 128 levels and directory loops are reported and not
+ * entered. Every failure is reported in one line naming the file and
+ * counted; the walk goes on.
+ * Return: 0 if nothing failed, else the first error (a negative errno).
+ */
+ELFSIG_API int elfsig_sign_tree(const struct elfsig_signer *signer,
+				const char *dir, unsigned int flags,
+				struct elfsig_tree_stats *stats);
+
 /**
  * elfsig_attach_file() - store a detached PKCS#7 signature made elsewhere
  * @path:  the input file
  * @out:   output path, or NULL to replace @path atomically
  * @der:   DER PKCS#7 over the message of elfsig_build_message()
  * @len:   its size
- * @flags: ELFSIG_ALLOW_INTERP
+ * @flags: 0 (ELFSIG_ALLOW_INTERP is accepted and ignored)
  *
  * Checks that the blob is a detached SignedData naming exactly one signer.
  * Return: 0 or a negative errno.
@@ -296,6 +339,31 @@ struct elfsig_info {
 	int has_interp;			/* the file has PT_INTERP */
 };
 
+/* Where a file's ELFSIG flags note is (uapi/linux/elfsig.h). */
+enum elfsig_note_state {
+	ELFSIG_NOTE_ABSENT = 0,		/* no ELFSIG flags note */
+	ELFSIG_NOTE_COVERED = 1,	/* in a PT_NOTE inside a PT_LOAD's file
+					 * bytes: signed, and the kernel
+					 * honours it */
+	ELFSIG_NOTE_UNCOVERED = 2,	/* only outside every PT_LOAD: not
+					 * signed, the kernel ignores it */
+};
+
+/**
+ * elfsig_read_flags() - read a file's ELFSIG flags note
+ * @path:  an ELF executable or library
+ * @state: out, where the note is
+ * @flags: out, its ELFSIG_FLAG_* word (0 when absent)
+ *
+ * Every PT_NOTE is parsed as untrusted input: sizes, alignment (4 bytes,
+ * 8 where p_align is 8) and bounds are checked.
+ * Return: 0; -EBADMSG if a PT_NOTE inside a PT_LOAD is malformed, holds
+ * an ELFSIG flags note whose descriptor is not 4 bytes, or two of them;
+ * or another negative errno.
+ */
+ELFSIG_API int elfsig_read_flags(const char *path, enum elfsig_note_state *state,
+				 uint32_t *flags);
+
 /**
  * elfsig_read_info() - describe the signature of a file
  * @path: the file
@@ -311,8 +379,8 @@ ELFSIG_API int elfsig_read_info(const char *path, struct elfsig_info *info);
  * @info:  out (may be NULL): what the signature says
  *
  * Return: 0 if valid; -ENODATA if unsigned; -ENOKEY if no trusted
- * certificate matches; -EKEYREJECTED if the signature is bad or the file
- * has an interpreter; -EBADMSG / -ENOEXEC if malformed; else an error.
+ * certificate matches; -EKEYREJECTED if the signature is bad;
+ * -EBADMSG / -ENOEXEC if malformed; else an error.
  */
 ELFSIG_API int elfsig_verify_file(const struct elfsig_trust *trust,
 				  const char *path, struct elfsig_info *info);

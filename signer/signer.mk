@@ -3,7 +3,8 @@
 
 SIGNER_LIB_SRCS := signer/lib/util.c signer/lib/algs.c signer/lib/elf.c signer/lib/digest.c \
 		   signer/lib/write.c signer/lib/der.c signer/lib/pkcs7.c \
-		   signer/lib/key.c signer/lib/sign.c
+		   signer/lib/key.c signer/lib/sign.c signer/lib/note.c \
+		   signer/lib/tree.c
 SIGNER_CMD_SRCS := signer/signelf.c signer/cmd_common.c signer/cmd_sign.c \
 		   signer/cmd_verify.c signer/cmd_show.c signer/cmd_digest.c \
 		   signer/cmd_attach.c signer/cmd_remove.c
@@ -25,3 +26,14 @@ $(O)/signelf: $(SIGNER_CMD_OBJS) $(O)/libelfsig.a
 	$(CC) $(LDFLAGS) -o $@ $(SIGNER_CMD_OBJS) $(O)/libelfsig.a $(SIGNER_LIBS)
 
 PROGRAMS += $(O)/signelf $(O)/libelfsig.so $(O)/libelfsig.a
+
+# make install [DESTDIR=...] [PREFIX=/usr]: signelf, its man page and
+# <elfsig/note.h> (the ELFSIG flags note for programs to carry). PREFIX is
+# the project's (keyloader/keyloader.mk), /usr when unset.
+SIGNER_PREFIX = $(DESTDIR)$(or $(PREFIX),/usr)
+.PHONY: install install-signer
+install-signer: $(O)/signelf
+	install -D -m 0755 $(O)/signelf $(SIGNER_PREFIX)/bin/signelf
+	install -D -m 0644 man/signelf.1 $(SIGNER_PREFIX)/share/man/man1/signelf.1
+	install -D -m 0644 signer/include/elfsig/note.h $(SIGNER_PREFIX)/include/elfsig/note.h
+install: install-signer

@@ -30,6 +30,11 @@ static uint32_t get32(const struct elfsig_elf *elf, const uint8_t *p)
 	       (uint32_t)p[1] << 8 | p[0];
 }
 
+uint32_t elfsig_get32(const struct elfsig_elf *elf, const uint8_t *p)
+{
+	return get32(elf, p);
+}
+
 static uint64_t get64(const struct elfsig_elf *elf, const uint8_t *p)
 {
 	uint64_t hi = get32(elf, elf->big_endian ? p : p + 4);
@@ -248,12 +253,14 @@ static int parse_phdrs(struct elfsig_elf *elf)
 			ph->vaddr = get64(elf, p + offsetof(Elf64_Phdr, p_vaddr));
 			ph->filesz = get64(elf, p + offsetof(Elf64_Phdr, p_filesz));
 			ph->memsz = get64(elf, p + offsetof(Elf64_Phdr, p_memsz));
+			ph->align = get64(elf, p + offsetof(Elf64_Phdr, p_align));
 		} else {
 			ph->flags = get32(elf, p + offsetof(Elf32_Phdr, p_flags));
 			ph->offset = get32(elf, p + offsetof(Elf32_Phdr, p_offset));
 			ph->vaddr = get32(elf, p + offsetof(Elf32_Phdr, p_vaddr));
 			ph->filesz = get32(elf, p + offsetof(Elf32_Phdr, p_filesz));
 			ph->memsz = get32(elf, p + offsetof(Elf32_Phdr, p_memsz));
+			ph->align = get32(elf, p + offsetof(Elf32_Phdr, p_align));
 		}
 		if (ph->type == PT_INTERP)
 			elf->has_interp = true;

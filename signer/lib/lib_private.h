@@ -26,6 +26,7 @@ struct elfsig_phdr {
 	uint64_t vaddr;
 	uint64_t filesz;
 	uint64_t memsz;
+	uint64_t align;
 };
 
 /* One section header, decoded to host order. */
@@ -90,6 +91,8 @@ int elfsig_elf_read_signature(const struct elfsig_elf *elf, uint8_t **der,
 size_t elfsig_shdr_size(const struct elfsig_elf *elf) ELFSIG_INTERNAL;
 void elfsig_encode_shdr(const struct elfsig_elf *elf,
 			const struct elfsig_shdr *sh, uint8_t *out) ELFSIG_INTERNAL;
+/* A 32-bit field of @elf in its byte order. */
+uint32_t elfsig_get32(const struct elfsig_elf *elf, const uint8_t *p) ELFSIG_INTERNAL;
 void elfsig_put_half(const struct elfsig_elf *elf, uint8_t *p, uint16_t v) ELFSIG_INTERNAL;
 void elfsig_put_off(const struct elfsig_elf *elf, uint8_t *p, uint64_t v) ELFSIG_INTERNAL;
 
@@ -126,6 +129,10 @@ int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
 			enum elfsig_hash hash, const uint8_t *sig,
 			size_t sig_len, const char *name) ELFSIG_INTERNAL;
 
+/* note.c: the ELFSIG flags note of a parsed file (elfsig_read_flags()). */
+int elfsig_elf_flags(const struct elfsig_elf *elf, enum elfsig_note_state *state,
+		     uint32_t *flags) ELFSIG_INTERNAL;
+
 /* digest.c */
 int elfsig_elf_digest(const struct elfsig_elf *elf, enum elfsig_hash hash,
 		      uint8_t *digest, size_t *size) ELFSIG_INTERNAL;
@@ -135,6 +142,7 @@ void elfsig_err(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2))) ELFSIG_INTERNAL;
 void elfsig_err_ssl(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2))) ELFSIG_INTERNAL;
+void elfsig_mute(bool on) ELFSIG_INTERNAL;
 int elfsig_pread_full(int fd, void *buf, size_t len, uint64_t off,
 		      const char *name) ELFSIG_INTERNAL;
 int elfsig_write_full(int fd, const void *buf, size_t len,
@@ -161,6 +169,15 @@ int elfsig_pkcs7_shape(const uint8_t *der, size_t len,
 		       const char *name) ELFSIG_INTERNAL;
 int elfsig_pkcs7_check(const uint8_t *der, size_t len, const char *name,
 		       struct elfsig_pkcs7_view *view) ELFSIG_INTERNAL;
+
+struct x509_st;
+/* Does @path verify against @cert alone, quietly? 0, or a negative errno. */
+int elfsig_verify_cert(struct x509_st *cert, const char *path,
+		       struct elfsig_info *info) ELFSIG_INTERNAL;
+
+/* sign.c: is @path validly signed by this signer's key and hash? */
+bool elfsig_signer_owns(const struct elfsig_signer *signer,
+			const char *path) ELFSIG_INTERNAL;
 
 /* write.c: produce the output file through a temporary file. A NULL
  * callback removes the signature. */

@@ -401,12 +401,6 @@ int elfsig_verify_file(const struct elfsig_trust *trust, const char *path,
 	ret = load_signed(path, info, &cms, msg, &mlen);
 	if (ret)
 		return ret;
-	if (info->has_interp) {
-		elfsig_err("%s: signed, but has an interpreter (PT_INTERP): the kernel refuses it",
-			   path);
-		ret = -EKEYREJECTED;
-		goto out;
-	}
 	si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0);
 	for (i = 0; i < sk_X509_num(trust->certs); i++) {
 		X509 *x = sk_X509_value(trust->certs, i);
@@ -446,5 +440,20 @@ out:
 	sk_X509_free(signer);	/* does not free @match: trust owns it */
 	BIO_free(content);
 	CMS_ContentInfo_free(cms);
+	return ret;
+}
+
+int elfsig_verify_cert(X509 *cert, const char *path, struct elfsig_info *info)
+{
+	struct elfsig_trust one = { .certs = sk_X509_new_null() };
+	int ret = -ENOMEM;
+
+	if (one.certs && sk_X509_push(one.certs, cert)) {
+		elfsig_mute(true);
+		ret = elfsig_verify_file(&one, path, info);
+		elfsig_mute(false);
+		ERR_clear_error();
+	}
+	sk_X509_free(one.certs);	/* not @cert: the caller owns it */
 	return ret;
 }

@@ -196,6 +196,13 @@ int elfsig_sign_file(const struct elfsig_signer *signer, const char *path,
 			      (void *)signer, flags);
 }
 
+bool elfsig_signer_owns(const struct elfsig_signer *s, const char *path)
+{
+	struct elfsig_info info;
+
+	return elfsig_verify_cert(s->cert, path, &info) == 0 && info.hash == s->hash;
+}
+
 #define BATCH_MAX	128	/* files prepared before one sync */
 #define FD_RESERVE	16	/* for the input, the directory, OpenSSL, ... */
 

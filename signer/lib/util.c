@@ -23,6 +23,12 @@ void elfsig_set_error_callback(elfsig_error_cb cb, void *ctx)
 
 COMMON_DEFINE_ERR(elfsig_err, elfsig_err_ssl, reporter)
 
+/* Drop error lines while @on (nested calls count). */
+void elfsig_mute(bool on)
+{
+	reporter.muted += on ? 1 : -1;
+}
+
 /* Read exactly @len bytes at @off; a short file is malformed input. */
 int elfsig_pread_full(int fd, void *buf, size_t len, uint64_t off,
 		      const char *name)

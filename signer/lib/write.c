@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/limits.h>
+#include <sys/xattr.h>
 
 #include "lib_private.h"
 
@@ -417,8 +419,37 @@ static int self_check(int fd, const struct elfsig_elf *tmp, bool sign,
 	return ret;
 }
 
-static int keep_metadata(int fd, const struct stat *st, bool in_place,
-			 const char *name)
+/*
+ * Copy the extended attributes of @from to @to, where this process may
+ * set them (security.capability and ACLs included; trusted.* and
+ * security.* need privileges): best effort, as cp --preserve=xattr.
+ */
+static void copy_xattrs(int from, int to)
+{
+	char *names = NULL, *val = NULL;
+	ssize_t len, vlen;
+	const char *n;
+
+	len = flistxattr(from, NULL, 0);
+	if (len <= 0 || len > XATTR_LIST_MAX)
+		return;
+	names = malloc((size_t)len);
+	val = malloc(XATTR_SIZE_MAX);
+	if (!names || !val)
+		goto out;
+	len = flistxattr(from, names, (size_t)len);
+	for (n = names; len > 0 && n < names + len; n += strlen(n) + 1) {
+		vlen = fgetxattr(from, n, val, XATTR_SIZE_MAX);
+		if (vlen >= 0)
+			(void)fsetxattr(to, n, val, (size_t)vlen, 0);
+	}
+out:
+	free(names);
+	free(val);
+}
+
+static int keep_metadata(int fd, int from, const struct stat *st,
+			 bool in_place, const char *name)
 {
 	mode_t mode = st->st_mode & (in_place ? 07777 : 0777);
 
@@ -434,7 +465,22 @@ static int keep_metadata(int fd, const struct stat *st, bool in_place,
 		elfsig_err("%s: %s", name, strerror(errno));
 		return ret;
 	}
+	/* After fchown(), which clears security.capability. */
+	if (in_place)
+		copy_xattrs(from, fd);
 	return 0;
+}
+
+/* One line for a signed file whose ELFSIG note changes what the kernel does. */
+static void warn_note(const char *path, enum elfsig_note_state note,
+		      uint32_t flags)
+{
+	if (note == ELFSIG_NOTE_COVERED && (flags & ELFSIG_FLAG_ANON_EXEC))
+		elfsig_err("warning: %s: carries ELFSIG_FLAG_ANON_EXEC: its image is verified at exec, but the process may map unverified code and is not a verified process",
+			   path);
+	else if (note == ELFSIG_NOTE_UNCOVERED)
+		elfsig_err("warning: %s: its ELFSIG note lies outside every PT_LOAD: not signed, the kernel ignores it",
+			   path);
 }
 
 static int sync_dir(const char *dir)
@@ -462,6 +508,8 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	bool sign = make_sig != NULL, in_place = !out;
 	uint8_t *der = NULL;
 	size_t der_len = 0;
+	enum elfsig_note_state note = ELFSIG_NOTE_ABSENT;
+	uint32_t note_flags = 0;
 	struct stat ost;
 	int ret;
 
@@ -479,13 +527,6 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 		ret = -ENODATA;
 		goto out;
 	}
-	if (sign && in.has_interp && !(flags & ELFSIG_ALLOW_INTERP)) {
-		elfsig_err("%s: has an interpreter (PT_INTERP); the kernel refuses signed binaries with one (use --allow-interp to sign anyway)",
-			   path);
-		ret = -ENOEXEC;
-		goto out;
-	}
-
 	if (out) {
 		ret = elfsig_check_output(out, &ost);
 		if (ret < 0)
@@ -526,16 +567,14 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	ret = elfsig_elf_parse_fd(&tmp, pend->fd, path, ELFSIG_PARSE_SEGMENTS);
 	if (ret)
 		goto out;
-	if (sign && tmp.has_interp && !(flags & ELFSIG_ALLOW_INTERP)) {
-		elfsig_err("%s: the file changed while being signed", path);
-		ret = -EAGAIN;
-		goto out;
-	}
 	if (sign) {
 		uint8_t digest[ELFSIG_MAX_DIGEST], msg[ELFSIG_MAX_MESSAGE];
 		size_t dlen, mlen;
 
-		ret = elfsig_elf_digest(&tmp, hash, digest, &dlen);
+		/* The note as it will be signed: that of the temporary file. */
+		ret = elfsig_elf_flags(&tmp, &note, &note_flags);
+		if (!ret)
+			ret = elfsig_elf_digest(&tmp, hash, digest, &dlen);
 		if (!ret)
 			ret = elfsig_build_message(hash, digest, dlen, msg, &mlen);
 		if (!ret)
@@ -553,7 +592,9 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	if (!ret)
 		ret = self_check(pend->fd, &tmp, sign, der_len, path);
 	if (!ret)
-		ret = keep_metadata(pend->fd, &in.st, in_place, path);
+		ret = keep_metadata(pend->fd, in.fd, &in.st, in_place, path);
+	if (!ret)
+		warn_note(path, note, note_flags);
 out:
 	if (ret)
 		elfsig_pending_abort(pend);

@@ -125,16 +125,28 @@ rc=$?
 	t_pass "batch: one bad file fails alone, the rest are signed" ||
 	t_fail "batch: one bad file fails alone, the rest are signed" "rc=$rc"
 
-# PT_INTERP: refused unless asked, and verify reports what the kernel does.
+# PT_INTERP: a dynamic executable and its libraries are signed like any
+# other file (the kernel verifies the interpreter and every library too).
 "$SIGNELF" sign -k "$K/rsa2048.key" -c "$K/rsa2048.pem" -o "$T_TMP/dyn" "$FIX/bin/glibc-dynamic" 2>"$T_TMP/err"
 rc=$?
-[ $rc = 3 ] && grep -q 'interpreter' "$T_TMP/err" && [ ! -e "$T_TMP/dyn" ] &&
-	t_pass "PT_INTERP: refused with a clear message" ||
-	t_fail "PT_INTERP: refused with a clear message" "rc=$rc"
-fix_sign rsa2048 "$FIX/bin/glibc-dynamic" "$T_TMP/dyn" --allow-interp
-"$SIGNELF" verify -q -c "$K/rsa2048.pem" "$T_TMP/dyn"
-[ $? = 1 ] && t_pass "PT_INTERP: --allow-interp signs, verify rejects as the kernel would" ||
-	t_fail "PT_INTERP: --allow-interp signs, verify rejects as the kernel would"
+[ $rc = 0 ] && [ ! -s "$T_TMP/err" ] && "$SIGNELF" verify -q -c "$K/rsa2048.pem" "$T_TMP/dyn" &&
+	[ "$("$T_TMP/dyn")" = "hello from a signed binary" ] &&
+	t_pass "PT_INTERP: signed without --allow-interp, verifies, runs" ||
+	t_fail "PT_INTERP: signed without --allow-interp, verifies, runs" "rc=$rc $(cat "$T_TMP/err")"
+"$SIGNELF" show "$T_TMP/dyn" | grep -q 'interpreter: yes' &&
+	t_pass "PT_INTERP: show names the interpreter" || t_fail "PT_INTERP: show names the interpreter"
+rm -f "$T_TMP/dyn2"
+fix_sign rsa2048 "$FIX/bin/glibc-dynamic" "$T_TMP/dyn2" --allow-interp 2>"$T_TMP/err" &&
+	[ ! -s "$T_TMP/err" ] && cmp -s "$T_TMP/dyn" "$T_TMP/dyn2" &&
+	t_pass "PT_INTERP: --allow-interp still accepted, and changes nothing" ||
+	t_fail "PT_INTERP: --allow-interp still accepted, and changes nothing"
+libc=$(ldd "$FIX/bin/glibc-dynamic" | awk '/libc.so/ {print $3}')
+interp=$(readelf -lW "$FIX/bin/glibc-dynamic" | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+fix_sign p256 "$libc" "$T_TMP/libc.so.6" && fix_sign p256 "$interp" "$T_TMP/ld.so" &&
+	"$SIGNELF" verify -q -c "$K/p256.pem" "$T_TMP/libc.so.6" "$T_TMP/ld.so" &&
+	[ "$("$T_TMP/ld.so" --library-path "$T_TMP" "$FIX/bin/glibc-dynamic")" = "hello from a signed binary" ] &&
+	t_pass "PT_INTERP: the real libc and ld.so signed, verified, and they still load a program" ||
+	t_fail "PT_INTERP: the real libc and ld.so signed, verified, and they still load a program"
 
 # show and --json
 "$SIGNELF" show "$T_TMP/a" | grep -q 'issuer O = elfsig tests, CN = rsa3072\|issuer CN=rsa3072,O=elfsig tests' &&
