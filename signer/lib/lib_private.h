@@ -187,18 +187,42 @@ int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
 		   elfsig_make_sig_fn make_sig, void *ctx,
 		   unsigned int flags) ELFSIG_INTERNAL;
 
-/* A finished temporary file waiting to be synced and renamed. */
+/*
+ * A finished temporary file waiting to be synced and renamed. Both names
+ * are used relative to @dfd, the directory opened once: a directory of the
+ * path swapped for a symbolic link later cannot move the rename elsewhere.
+ */
 struct elfsig_pending {
 	int fd;
+	int dfd;		/* the directory of both */
 	const char *name;	/* the input, for messages */
-	char *tmp;		/* the temporary file */
-	char *target;		/* what it replaces */
-	char *dir;		/* the directory of both */
+	char *tmp;		/* the temporary file, for messages */
+	char *tmpname;		/* its name in @dfd */
+	char *target;		/* what it replaces, for messages */
+	char *base;		/* its name in @dfd */
+	char *dir;		/* the directory's path */
 };
+
+/* A file's identity, as a walk saw it. */
+struct elfsig_file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 int elfsig_rewrite_prepare(const char *path, const char *out,
 			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
 			   void *ctx, unsigned int flags,
+			   const struct elfsig_file_id *expect,
 			   struct elfsig_pending *pend) ELFSIG_INTERNAL;
+int elfsig_sign_files_ids(const struct elfsig_signer *signer,
+			  const char *const *paths,
+			  const struct elfsig_file_id *ids,
+			  struct elfsig_file_id *signed_ids, size_t n,
+			  unsigned int flags, int *results) ELFSIG_INTERNAL;
+int elfsig_open_dir_of(const char *path, char **dir, char **base) ELFSIG_INTERNAL;
+int elfsig_tmp_name(int dfd, const char *base, char **name,
+		    int (*make)(int dfd, const char *name, void *ctx),
+		    void *ctx) ELFSIG_INTERNAL;
 int elfsig_pending_create(const char *target, const char *name,
 			  struct elfsig_pending *pend) ELFSIG_INTERNAL;
 int elfsig_pending_commit(struct elfsig_pending *pend, bool sync) ELFSIG_INTERNAL;

@@ -204,10 +204,11 @@ bool elfsig_signer_owns(const struct elfsig_signer *s, const char *path)
 }
 
 #define BATCH_MAX	128	/* files prepared before one sync */
-#define FD_RESERVE	16	/* for the input, the directory, OpenSSL, ... */
+#define FD_RESERVE	16	/* for the input, OpenSSL, ... */
 
 /*
- * How many prepared files (one open descriptor each) fit under
+ * How many prepared files (two open descriptors each: the temporary file
+ * and its directory) fit under
  * RLIMIT_NOFILE beside the descriptors already open: a batch must never
  * fail on EMFILE, whatever `ulimit -n` is.
  */
@@ -231,13 +232,30 @@ static size_t batch_size(void)
 	}
 	if (rl.rlim_cur <= open_fds + FD_RESERVE)
 		return 1;
-	room = (size_t)(rl.rlim_cur - open_fds - FD_RESERVE);
+	room = (size_t)(rl.rlim_cur - open_fds - FD_RESERVE) / 2;
+	if (!room)
+		return 1;
 	return room < BATCH_MAX ? room : BATCH_MAX;
 }
 
 int elfsig_sign_files(const struct elfsig_signer *signer,
 		      const char *const *paths, size_t n, unsigned int flags,
 		      int *results)
+{
+	return elfsig_sign_files_ids(signer, paths, NULL, NULL, n, flags,
+				     results);
+}
+
+/*
+ * elfsig_sign_files(), each file (with @ids) only if it is still the one
+ * a walk saw: opened without following a link, identity checked. With
+ * @signed_ids, the identity of each signed file (where results[i] is 0).
+ */
+int elfsig_sign_files_ids(const struct elfsig_signer *signer,
+			  const char *const *paths,
+			  const struct elfsig_file_id *ids,
+			  struct elfsig_file_id *signed_ids, size_t n,
+			  unsigned int flags, int *results)
 {
 	struct elfsig_pending pend[BATCH_MAX];
 	size_t batch = batch_size(), start, i;
@@ -252,7 +270,23 @@ int elfsig_sign_files(const struct elfsig_signer *signer,
 		for (i = 0; i < m; i++)
 			results[start + i] = elfsig_rewrite_prepare(
 				paths[start + i], NULL, signer->hash, sign_message,
-				(void *)signer, flags, &pend[i]);
+				(void *)signer, flags, ids ? &ids[start + i] : NULL,
+				&pend[i]);
+		for (i = 0; i < m && signed_ids; i++) {
+			struct stat st;
+
+			if (results[start + i])
+				continue;
+			if (fstat(pend[i].fd, &st) != 0) {
+				results[start + i] = -errno;
+				elfsig_err("%s: %s", paths[start + i],
+					   strerror(errno));
+				elfsig_pending_abort(&pend[i]);
+				continue;
+			}
+			signed_ids[start + i].dev = st.st_dev;
+			signed_ids[start + i].ino = st.st_ino;
+		}
 		elfsig_pending_commit_all(pend, m, results + start);
 		for (i = 0; i < m; i++)
 			if (!ret)

@@ -39,6 +39,7 @@ struct tree_file {
 	size_t primary;		/* for another name of a listed file: its index */
 	bool alias;
 	int result;		/* signing's result (V_SIGN) */
+	struct elfsig_file_id signed_id;	/* the signed file (V_SIGN, 0) */
 };
 
 struct walk {
@@ -324,35 +325,64 @@ static void count_skip(struct elfsig_tree_stats *st, enum verdict v)
 		st->already_signed++;
 }
 
-/* Give @alias the signed file of @to's name: link, then rename over it. */
-static int relink(const char *to, const char *alias)
+static int make_link(int dfd, const char *name, void *to)
 {
-	char *tmp = NULL;
-	int i, ret = -EEXIST;
-	const char *base = elfsig_basename(alias);
+	return linkat(AT_FDCWD, to, dfd, name, 0) == 0 ? 0 : -errno;
+}
 
-	for (i = 0; i < 100 && ret == -EEXIST; i++) {
-		free(tmp);
-		/* Named as elfsig_pending_create() names its files. */
-		if (asprintf(&tmp, "%.*s.%s.elfsig-%08lx", (int)(base - alias),
-			     alias, base, random()) < 0)
-			return -ENOMEM;
-		ret = link(to, tmp) == 0 ? 0 : -errno;
+/*
+ * Give @f, another name of @p, the signed file: a new link next to @f in
+ * the directory the name is in, checked to be the very file signed, then
+ * renamed over @f's entry, checked to be still the file the walk saw. A
+ * directory on either path swapped for a symbolic link meanwhile can make
+ * this fail, never replace a file elsewhere.
+ */
+static int relink(const struct tree_file *p, const struct tree_file *f)
+{
+	char *dir = NULL, *base = NULL, *tmp = NULL;
+	const char *why = NULL;
+	struct stat st;
+	int dfd, ret;
+
+	dfd = elfsig_open_dir_of(f->path, &dir, &base);
+	if (dfd < 0) {
+		ret = dfd;
+		goto out;
 	}
-	if (!ret && rename(tmp, alias) != 0) {
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    st.st_dev != f->dev || st.st_ino != f->ino) {
+		why = "changed since the walk";
+		ret = -ESTALE;
+		goto out;
+	}
+	ret = elfsig_tmp_name(dfd, base, &tmp, make_link, (void *)p->path);
+	if (ret)
+		goto out;
+	if (fstatat(dfd, tmp, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    st.st_dev != p->signed_id.dev || st.st_ino != p->signed_id.ino) {
+		why = "the other name changed while being linked";
+		ret = -ESTALE;
+	} else if (renameat(dfd, tmp, dfd, base) != 0) {
 		ret = -errno;
-		unlink(tmp);
 	}
 	if (ret)
-		elfsig_err("%s: cannot link it to the signed %s: %s", alias, to,
-			   strerror(-ret));
+		unlinkat(dfd, tmp, 0);
+out:
+	if (ret)
+		elfsig_err("%s: cannot link it to the signed %s: %s", f->path,
+			   p->path, why ? why : strerror(-ret));
+	if (dfd >= 0)
+		close(dfd);
 	free(tmp);
+	free(base);
+	free(dir);
 	return ret;
 }
 
 /* Sign what the walk found, then give the other names the signed files. */
 static void sign_found(struct walk *w)
 {
+	struct elfsig_file_id *ids, *signed_ids;
 	const char **paths;
 	size_t *index, n = 0, i;
 	int *results;
@@ -360,7 +390,9 @@ static void sign_found(struct walk *w)
 	paths = calloc(w->n + 1, sizeof(*paths));
 	index = calloc(w->n + 1, sizeof(*index));
 	results = calloc(w->n + 1, sizeof(*results));
-	if (!paths || !index || !results) {
+	ids = calloc(w->n + 1, sizeof(*ids));
+	signed_ids = calloc(w->n + 1, sizeof(*signed_ids));
+	if (!paths || !index || !results || !ids || !signed_ids) {
 		elfsig_err("%s: out of memory", w->n ? w->files[0].path : "tree");
 		failed(w, -ENOMEM);
 		goto out;
@@ -368,13 +400,17 @@ static void sign_found(struct walk *w)
 	for (i = 0; i < w->n; i++) {
 		if (!w->files[i].alias && w->files[i].verdict == V_SIGN) {
 			index[n] = i;
+			ids[n].dev = w->files[i].dev;
+			ids[n].ino = w->files[i].ino;
 			paths[n++] = w->files[i].path;
 		}
 	}
 	if (n)
-		elfsig_sign_files(w->signer, paths, n, 0, results);
+		elfsig_sign_files_ids(w->signer, paths, ids, signed_ids, n, 0,
+				      results);
 	for (i = 0; i < n; i++) {
 		w->files[index[i]].result = results[i];
+		w->files[index[i]].signed_id = signed_ids[i];
 		if (results[i])
 			failed(w, results[i]);
 		else
@@ -392,7 +428,7 @@ static void sign_found(struct walk *w)
 				elfsig_err("%s: not signed: it is another name of %s, which failed",
 					   f->path, p->path);
 				failed(w, p->result);
-			} else if (relink(p->path, f->path)) {
+			} else if (relink(p, f)) {
 				failed(w, -EIO);
 			} else {
 				w->st->hard_links++;
@@ -414,6 +450,8 @@ out:
 	free(paths);
 	free(index);
 	free(results);
+	free(ids);
+	free(signed_ids);
 }
 
 int elfsig_sign_tree(const struct elfsig_signer *signer, const char *dir,

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/limits.h>
+#include <sys/random.h>
 #include <sys/xattr.h>
 
 #include "lib_private.h"
@@ -498,9 +499,60 @@ static int sync_dir(const char *dir)
  * Build the output in a temporary file next to the target, complete but not
  * yet synced or renamed: elfsig_pending_commit() finishes the job.
  */
+/*
+ * The input of a walk (@expect): never through a symbolic link, and only
+ * the very file the walk saw.
+ */
+static int open_expected(struct elfsig_elf *in, const char *path,
+			 const struct elfsig_file_id *expect)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0) {
+		ret = -errno;
+		elfsig_err("%s: %s", path, errno == ELOOP ?
+			   "changed since the walk: now a symbolic link" :
+			   strerror(errno));
+		return ret;
+	}
+	ret = elfsig_elf_parse_fd(in, fd, path, ELFSIG_PARSE_ALL);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	if (in->st.st_dev != expect->dev || in->st.st_ino != expect->ino) {
+		elfsig_err("%s: changed since the walk: another file has its name",
+			   path);
+		elfsig_elf_release(in);
+		close(fd);
+		in->fd = -1;
+		return -ESTALE;
+	}
+	return 0;
+}
+
+/*
+ * An in-place rewrite replaces the directory entry it read: check, in the
+ * directory the rename will use, that the entry still names that file.
+ */
+static int check_entry(const struct elfsig_pending *pend,
+		       const struct stat *read, const char *path)
+{
+	struct stat st;
+
+	if (fstatat(pend->dfd, pend->base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_dev == read->st_dev && st.st_ino == read->st_ino)
+		return 0;
+	elfsig_err("%s: changed while being signed: %s no longer names the file read",
+		   path, pend->target);
+	return -ESTALE;
+}
+
 int elfsig_rewrite_prepare(const char *path, const char *out,
 			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
 			   void *ctx, unsigned int flags,
+			   const struct elfsig_file_id *expect,
 			   struct elfsig_pending *pend)
 {
 	struct elfsig_elf in, tmp;
@@ -515,8 +567,10 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 
 	memset(pend, 0, sizeof(*pend));
 	pend->fd = -1;
+	pend->dfd = -1;
 	pend->name = path;
-	ret = elfsig_elf_open(&in, path, path, ELFSIG_PARSE_ALL);
+	ret = expect ? open_expected(&in, path, expect) :
+		       elfsig_elf_open(&in, path, path, ELFSIG_PARSE_ALL);
 	if (ret)
 		return ret;
 	memset(&tmp, 0, sizeof(tmp));
@@ -543,9 +597,14 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	}
 	plan_cut(&in, &plan);
 
-	/* In place follows symlinks: the file they point to is replaced. */
+	/*
+	 * In place follows symlinks: the file they point to is replaced. A
+	 * walk's file is its own name, never a link's target.
+	 */
 	if (out) {
 		ret = elfsig_pending_create(out, path, pend);
+	} else if (expect) {
+		ret = elfsig_pending_create(path, path, pend);
 	} else {
 		char *real = realpath(path, NULL);
 
@@ -557,6 +616,8 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 		ret = elfsig_pending_create(real, path, pend);
 		free(real);
 	}
+	if (!ret && in_place)
+		ret = check_entry(pend, &in.st, path);
 	if (ret)
 		goto out;
 	ret = copy_prefix(in.fd, pend->fd, plan.cut, path);
@@ -608,43 +669,117 @@ out:
 }
 
 /*
+ * Open the directory of @path; @base is @path's last component in it.
+ * Return: the directory's descriptor, or a negative errno (-ENOMEM, or
+ * open()'s, with @dir set for the message).
+ */
+int elfsig_open_dir_of(const char *path, char **dir, char **base)
+{
+	char *copy = strdup(path);
+	int dfd;
+
+	*dir = copy ? strdup(dirname(copy)) : NULL;
+	*base = strdup(elfsig_basename(path));
+	free(copy);
+	if (!*dir || !*base || !**base) {
+		free(*base);
+		*base = NULL;
+		return *dir ? -EISDIR : -ENOMEM;
+	}
+	dfd = open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		free(*base);
+		*base = NULL;
+		return -errno;
+	}
+	return dfd;
+}
+
+/*
+ * Make a new entry ".BASE.elfsig-XXXXXXXX" in @dfd with @make (which
+ * fails with -EEXIST when the name is taken), trying other names.
+ * Return: what @make returned, with @name set unless it failed.
+ */
+int elfsig_tmp_name(int dfd, const char *base, char **name,
+		    int (*make)(int dfd, const char *name, void *ctx),
+		    void *ctx)
+{
+	uint32_t r;
+	int i, ret = -EEXIST;
+
+	*name = NULL;
+	for (i = 0; i < 100 && ret == -EEXIST; i++) {
+		free(*name);
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (uint32_t)random();
+		if (asprintf(name, ".%s.elfsig-%08x", base, r) < 0) {
+			*name = NULL;
+			return -ENOMEM;
+		}
+		ret = make(dfd, *name, ctx);
+	}
+	if (ret < 0) {
+		free(*name);
+		*name = NULL;
+	}
+	return ret;
+}
+
+static int make_tmp_file(int dfd, const char *name, void *ctx)
+{
+	int fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+			O_CLOEXEC, 0600);
+
+	(void)ctx;
+	return fd < 0 ? -errno : fd;
+}
+
+/*
  * Start replacing @target: a new, empty temporary file in its directory,
- * named ".NAME.elfsig-XXXXXX" (@name is the input, for messages).
+ * named ".NAME.elfsig-XXXXXXXX" (@name is the input, for messages). The
+ * directory is opened once, and the rename happens in it.
  */
 int elfsig_pending_create(const char *target, const char *name,
 			  struct elfsig_pending *pend)
 {
-	char *dircopy = strdup(target), *dir = NULL, *tgt = strdup(target);
-	char *tmp = NULL;
-	int fd, ret;
+	int ret;
 
 	memset(pend, 0, sizeof(*pend));
 	pend->fd = -1;
 	pend->name = name;
-	dir = dircopy ? strdup(dirname(dircopy)) : NULL;
-	free(dircopy);
-	if (!dir || !tgt || asprintf(&tmp, "%s/.%s.elfsig-XXXXXX", dir,
-				     elfsig_basename(tgt)) < 0) {
-		elfsig_err("%s: out of memory", name);
+	pend->dfd = elfsig_open_dir_of(target, &pend->dir, &pend->base);
+	if (pend->dfd < 0) {
+		ret = pend->dfd;
+		if (ret == -ENOMEM)
+			elfsig_err("%s: out of memory", name);
+		else
+			elfsig_err("%s: cannot open the directory %s: %s", name,
+				   pend->dir, strerror(-ret));
+		goto fail;
+	}
+	pend->target = strdup(target);
+	if (!pend->target) {
 		ret = -ENOMEM;
+		elfsig_err("%s: out of memory", name);
 		goto fail;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		elfsig_err("%s: cannot create a file in %s: %s", name, dir,
-			   strerror(errno));
-		free(tmp);
+	ret = elfsig_tmp_name(pend->dfd, pend->base, &pend->tmpname,
+			      make_tmp_file, NULL);
+	if (ret < 0) {
+		elfsig_err("%s: cannot create a file in %s: %s", name,
+			   pend->dir, strerror(-ret));
 		goto fail;
 	}
-	pend->fd = fd;
-	pend->tmp = tmp;
-	pend->target = tgt;
-	pend->dir = dir;
+	pend->fd = ret;
+	if (asprintf(&pend->tmp, "%s/%s", pend->dir, pend->tmpname) < 0) {
+		pend->tmp = NULL;
+		ret = -ENOMEM;
+		elfsig_err("%s: out of memory", name);
+		goto fail;
+	}
 	return 0;
 fail:
-	free(dir);
-	free(tgt);
+	elfsig_pending_abort(pend);
 	return ret;
 }
 
@@ -652,13 +787,18 @@ void elfsig_pending_abort(struct elfsig_pending *pend)
 {
 	if (pend->fd >= 0)
 		close(pend->fd);
-	if (pend->tmp)
-		unlink(pend->tmp);
+	if (pend->tmpname && pend->dfd >= 0)
+		unlinkat(pend->dfd, pend->tmpname, 0);
+	if (pend->dfd >= 0)
+		close(pend->dfd);
 	free(pend->tmp);
+	free(pend->tmpname);
 	free(pend->target);
+	free(pend->base);
 	free(pend->dir);
 	memset(pend, 0, sizeof(*pend));
 	pend->fd = -1;
+	pend->dfd = -1;
 }
 
 /*
@@ -674,16 +814,16 @@ int elfsig_pending_commit(struct elfsig_pending *pend, bool sync)
 		elfsig_err("%s: %s", pend->name, strerror(errno));
 		goto fail;
 	}
-	if (rename(pend->tmp, pend->target) != 0) {
+	if (renameat(pend->dfd, pend->tmpname, pend->dfd, pend->base) != 0) {
 		ret = -errno;
 		elfsig_err("%s: cannot replace %s: %s", pend->name, pend->target,
 			   strerror(errno));
 		goto fail;
 	}
-	free(pend->tmp);
-	pend->tmp = NULL;
+	free(pend->tmpname);
+	pend->tmpname = NULL;
 	if (sync)
-		(void)sync_dir(pend->dir);
+		(void)fsync(pend->dfd);
 fail:
 	elfsig_pending_abort(pend);
 	return ret;
@@ -695,7 +835,8 @@ int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
 	struct elfsig_pending pend;
 	int ret;
 
-	ret = elfsig_rewrite_prepare(path, out, hash, make_sig, ctx, flags, &pend);
+	ret = elfsig_rewrite_prepare(path, out, hash, make_sig, ctx, flags, NULL,
+				     &pend);
 	if (ret)
 		return ret;
 	return elfsig_pending_commit(&pend, true);
