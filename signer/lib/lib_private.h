@@ -219,7 +219,8 @@ int elfsig_sign_files_ids(const struct elfsig_signer *signer,
 			  const struct elfsig_file_id *ids,
 			  struct elfsig_file_id *signed_ids, size_t n,
 			  unsigned int flags, int *results) ELFSIG_INTERNAL;
-int elfsig_open_dir_of(const char *path, char **dir, char **base) ELFSIG_INTERNAL;
+int elfsig_open_dir_of(const char *path, char **dir, char **base,
+		       int *dfd) ELFSIG_INTERNAL;
 int elfsig_tmp_name(int dfd, const char *base, char **name,
 		    int (*make)(int dfd, const char *name, void *ctx),
 		    void *ctx) ELFSIG_INTERNAL;

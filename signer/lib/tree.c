@@ -344,11 +344,9 @@ static int relink(const struct tree_file *p, const struct tree_file *f)
 	struct stat st;
 	int dfd, ret;
 
-	dfd = elfsig_open_dir_of(f->path, &dir, &base);
-	if (dfd < 0) {
-		ret = dfd;
+	ret = elfsig_open_dir_of(f->path, &dir, &base, &dfd);
+	if (ret)
 		goto out;
-	}
 	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 	    st.st_dev != f->dev || st.st_ino != f->ino) {
 		why = "changed since the walk";

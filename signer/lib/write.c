@@ -669,30 +669,38 @@ out:
 }
 
 /*
- * Open the directory of @path; @base is @path's last component in it.
- * Return: the directory's descriptor, or a negative errno (-ENOMEM, or
- * open()'s, with @dir set for the message).
+ * Open the directory of @path (@dfd); @dir is its path, @base @path's last
+ * component in it. All three are set on success only.
+ * Return: 0, -ENOMEM, -EISDIR (no last component), or open()'s -errno.
  */
-int elfsig_open_dir_of(const char *path, char **dir, char **base)
+int elfsig_open_dir_of(const char *path, char **dir, char **base, int *dfd)
 {
-	char *copy = strdup(path);
-	int dfd;
+	char *copy = strdup(path), *d = NULL, *b = NULL;
+	int fd, ret;
 
-	*dir = copy ? strdup(dirname(copy)) : NULL;
-	*base = strdup(elfsig_basename(path));
+	*dir = NULL;
+	*base = NULL;
+	*dfd = -1;
+	if (!copy)
+		return -ENOMEM;
+	d = strdup(dirname(copy));
 	free(copy);
-	if (!*dir || !*base || !**base) {
-		free(*base);
-		*base = NULL;
-		return *dir ? -EISDIR : -ENOMEM;
+	b = strdup(elfsig_basename(path));
+	ret = !d || !b ? -ENOMEM : !*b ? -EISDIR : 0;
+	if (!ret) {
+		fd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			ret = -errno;
 	}
-	dfd = open(*dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		free(*base);
-		*base = NULL;
-		return -errno;
+	if (ret) {
+		free(d);
+		free(b);
+		return ret;
 	}
-	return dfd;
+	*dir = d;
+	*base = b;
+	*dfd = fd;
+	return 0;
 }
 
 /*
@@ -742,41 +750,44 @@ static int make_tmp_file(int dfd, const char *name, void *ctx)
 int elfsig_pending_create(const char *target, const char *name,
 			  struct elfsig_pending *pend)
 {
+	char *dir = NULL, *base = NULL, *tmpname = NULL, *tmp;
 	int ret;
 
 	memset(pend, 0, sizeof(*pend));
 	pend->fd = -1;
 	pend->name = name;
-	pend->dfd = elfsig_open_dir_of(target, &pend->dir, &pend->base);
-	if (pend->dfd < 0) {
-		ret = pend->dfd;
+	ret = elfsig_open_dir_of(target, &dir, &base, &pend->dfd);
+	if (ret) {
 		if (ret == -ENOMEM)
 			elfsig_err("%s: out of memory", name);
 		else
-			elfsig_err("%s: cannot open the directory %s: %s", name,
-				   pend->dir, strerror(-ret));
+			elfsig_err("%s: cannot open the directory of %s: %s",
+				   name, target, strerror(-ret));
 		goto fail;
 	}
+	pend->dir = dir;
+	pend->base = base;
 	pend->target = strdup(target);
 	if (!pend->target) {
 		ret = -ENOMEM;
 		elfsig_err("%s: out of memory", name);
 		goto fail;
 	}
-	ret = elfsig_tmp_name(pend->dfd, pend->base, &pend->tmpname,
-			      make_tmp_file, NULL);
+	ret = elfsig_tmp_name(pend->dfd, base, &tmpname, make_tmp_file, NULL);
+	pend->tmpname = tmpname;
 	if (ret < 0) {
 		elfsig_err("%s: cannot create a file in %s: %s", name,
 			   pend->dir, strerror(-ret));
 		goto fail;
 	}
 	pend->fd = ret;
-	if (asprintf(&pend->tmp, "%s/%s", pend->dir, pend->tmpname) < 0) {
-		pend->tmp = NULL;
+	/* Into a local: a field's address handed out would lose the others. */
+	if (asprintf(&tmp, "%s/%s", dir, tmpname) < 0) {
 		ret = -ENOMEM;
 		elfsig_err("%s: out of memory", name);
 		goto fail;
 	}
+	pend->tmp = tmp;
 	return 0;
 fail:
 	elfsig_pending_abort(pend);
