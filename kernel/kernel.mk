@@ -87,6 +87,7 @@ $(O)/vm/dynmod.so: tests/vm/guest/dynmod.c
 	$(CC) $(VM_CFLAGS) -fPIC -shared -o $@ $<
 
 VM_DYN := $(O)/vm/dynprobe $(O)/vm/dynprobe-jit $(O)/vm/dynprobe-ldx $(O)/vm/dynmod.so
+$(O)/vm/probe $(filter $(O)/vm/dynprobe%,$(VM_DYN)): tests/vm/guest/whoami.h
 
 # A static PIE (ET_DYN without PT_INTERP): mapped at a random load bias.
 $(O)/vm/hello-pie: tests/vm/guest/hello.c

@@ -18,7 +18,8 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/kexec.h>
+
+#include "whoami.h"
 
 #ifdef ELFSIG_JIT
 /* The ELFSIG note (docs/format.md): name "ELFSIG", type 1, flags 1. */
@@ -128,16 +129,6 @@ static int do_dlopen(const char *path)
 		return 2;
 	}
 	printf("dlopen: ok %d\n", f());
-	return 0;
-}
-
-/* Verified? Only a verified process may use kexec behind the gate. */
-static int do_whoami(void)
-{
-	long rc = syscall(SYS_kexec_file_load, -1, -1, 0UL, NULL,
-			  (unsigned long)KEXEC_FILE_UNLOAD);
-
-	puts(rc == 0 ? "verified" : errno == EPERM ? "unverified" : "unknown");
 	return 0;
 }
 
