@@ -36,12 +36,14 @@ __asm__(".pushsection .note.elfsig,\"a\",@note\n"
 
 static int verdict(const char *what, int ok)
 {
+	int err = errno;	/* printf() may change errno */
+
 	if (ok) {
 		printf("%s: ok\n", what);
 		return 0;
 	}
-	printf("%s: %s\n", what, strerror(errno));
-	return errno == EPERM || errno == EACCES ? 1 : 2;
+	printf("%s: %s\n", what, strerror(err));
+	return err == EPERM || err == EACCES ? 1 : 2;
 }
 
 /* ret; the smallest code that runs when the page really is executable */
