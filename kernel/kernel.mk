@@ -65,6 +65,30 @@ $(O)/vm/hello-dyn: tests/vm/guest/hello.c
 	@mkdir -p $(dir $@)
 	$(CC) $(VM_CFLAGS) -o $@ $<
 
+# Verified dynamic processes (tests/vm/guest/cases.sh): a glibc-linked
+# probe; the same with the ELFSIG note asking for anonymous executable
+# memory (a JIT); the same with its interpreter at /opt/t/dyn/ld.so, for
+# an unsigned or tampered ld.so; a small library to dlopen or preload.
+DYN_CFLAGS := $(VM_CFLAGS) -fPIE -pie
+$(O)/vm/dynprobe: tests/vm/guest/dynprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(DYN_CFLAGS) -o $@ $<
+
+$(O)/vm/dynprobe-jit: tests/vm/guest/dynprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(DYN_CFLAGS) -DELFSIG_JIT -o $@ $<
+
+$(O)/vm/dynprobe-ldx: tests/vm/guest/dynprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(DYN_CFLAGS) -Wl,--dynamic-linker=/opt/t/dyn/ld.so -o $@ $<
+
+$(O)/vm/dynmod.so: tests/vm/guest/dynmod.c
+	@mkdir -p $(dir $@)
+	$(CC) $(VM_CFLAGS) -fPIC -shared -o $@ $<
+
+VM_DYN := $(O)/vm/dynprobe $(O)/vm/dynprobe-jit $(O)/vm/dynprobe-ldx $(O)/vm/dynmod.so
+$(O)/vm/probe $(filter $(O)/vm/dynprobe%,$(VM_DYN)): tests/vm/guest/whoami.h
+
 # A static PIE (ET_DYN without PT_INTERP): mapped at a random load bias.
 $(O)/vm/hello-pie: tests/vm/guest/hello.c
 	@mkdir -p $(dir $@)
@@ -77,7 +101,7 @@ $(O)/vm/hello32: tests/vm/guest/hello32.c
 	@if $(CC) -m32 $(VM_CFLAGS) -static -o $@ $< 2> $@.err; then rm -f $@.err; \
 	else rm -f $@; echo "hello32: $(CC) -m32 -static cannot build here ($$(head -1 $@.err)); the i386 VM cases will skip"; fi
 
-vm-prereqs: $(VM_GUEST) $(VM_MUSL) $(O)/vm/hello-dyn $(O)/vm/hello-pie $(O)/vm/hello32 $(O)/signelf
+vm-prereqs: $(VM_GUEST) $(VM_MUSL) $(VM_DYN) $(O)/vm/hello-dyn $(O)/vm/hello-pie $(O)/vm/hello32 $(O)/signelf
 
 CHECK_PREREQS += kernel vm-prereqs
 CHECK_SUITES  += tests/kernel/test-series.sh tests/vm/test-kernel.sh

@@ -26,7 +26,8 @@ G=$BUILD/vm
 for tool in qemu-system-x86_64 swtpm openssl python3; do
 	command -v "$tool" >/dev/null || { echo "test-kernel: $tool missing" >&2; exit 77; }
 done
-for f in "$KERNEL" "$SIGNELF" "$G/probe" "$G/hello" "$G/hello-dyn" "$G/hello-pie" "$G/big" "$G/fusesrv"; do
+for f in "$KERNEL" "$SIGNELF" "$G/probe" "$G/hello" "$G/hello-dyn" "$G/hello-pie" "$G/big" "$G/fusesrv" \
+	"$G/dynprobe" "$G/dynprobe-jit" "$G/dynprobe-ldx" "$G/dynmod.so"; do
 	if [ ! -e "$f" ]; then
 		t_fail "prerequisites" "$f missing (make kernel vm-prereqs, or make kernel-kasan)"
 		exit 0
@@ -96,6 +97,54 @@ if [ -e "$G/hello32" ]; then
 	sign rsa2048 "$S/hello32.signed" "$G/hello32" || ok=0
 fi
 [ "$ok" = 1 ] || { t_fail "signing test binaries" "signelf sign failed"; exit 0; }
+
+# Verified dynamic processes: the host's ld.so and libc, signed, at their
+# paths in the guest's root (tests/vm/run --root); in /opt/t/dyn the
+# probes and variants of the libraries for the refusal cases; in
+# /opt/t/deb a few real Debian binaries, signed.
+LDSO=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+LIBC=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+DROOT=$T_TMP/root
+D=$S/dyn
+mkdir -p "$DROOT/lib64" "$DROOT/lib/x86_64-linux-gnu" "$D/unsigned" "$D/text" "$D/data" "$S/deb"
+sign rsa2048 "$DROOT/lib64/ld-linux-x86-64.so.2" "$LDSO" &&
+sign rsa2048 "$DROOT/lib/x86_64-linux-gnu/libc.so.6" "$LIBC" --allow-interp &&
+cp "$LIBC" "$D/unsigned/libc.so.6" &&
+cp "$LDSO" "$D/ld.unsigned" &&
+cp "$DROOT/lib64/ld-linux-x86-64.so.2" "$D/ld.signed" &&
+cp "$G/dynprobe" "$G/dynprobe-ldx" "$G/dynmod.so" "$D/" &&
+sign rsa2048 "$D/dynprobe.signed" "$G/dynprobe" --allow-interp &&
+sign rsa2048 "$D/dynprobe-jit.signed" "$G/dynprobe-jit" --allow-interp &&
+sign rsa2048 "$D/dynprobe-ldx.signed" "$G/dynprobe-ldx" --allow-interp &&
+sign rsa2048 "$D/dynmod.so.signed" "$G/dynmod.so" --allow-interp ||
+	{ t_fail "signing the dynamic test binaries" "signelf sign failed"; exit 0; }
+for b in sha256sum cat env; do
+	cp "/usr/bin/$b" "$S/deb/$b" &&
+	sign rsa2048 "$S/deb/$b.signed" "/usr/bin/$b" --allow-interp ||
+		{ t_fail "signing Debian's $b" "signelf sign failed"; exit 0; }
+done
+# Tampered: a byte of libc's executable PT_LOAD, one of its writable
+# PT_LOAD (data: relocations, GOT), one of ld.so's executable PT_LOAD.
+python3 - "$DROOT" "$D" <<'PY' || { t_fail "tampered libraries" "python failed"; exit 0; }
+import struct, sys
+root, d = sys.argv[1:]
+def tamper(src, dst, want):
+    b = bytearray(open(src, "rb").read())
+    phoff, = struct.unpack_from("<Q", b, 32)
+    phnum, = struct.unpack_from("<H", b, 56)
+    for k in range(phnum):
+        typ, flags, off, _, _, filesz = struct.unpack_from("<IIQQQQ", b, phoff + 56 * k)
+        if typ == 1 and filesz and want(flags):
+            b[off + filesz // 2] ^= 0xff
+            open(dst, "wb").write(b)
+            return
+    sys.exit("no such PT_LOAD in " + src)
+libc = root + "/lib/x86_64-linux-gnu/libc.so.6"
+tamper(libc, d + "/text/libc.so.6", lambda f: f & 1)
+tamper(libc, d + "/data/libc.so.6", lambda f: f & 2 and not f & 1)
+tamper(root + "/lib64/ld-linux-x86-64.so.2", d + "/ld.tampered", lambda f: f & 1)
+PY
+chmod 755 "$D"/ld.* "$D"/*/libc.so.6
 
 # Tampered copies: one byte of a PT_LOAD ("hello" -> "jello"), one
 # program header flag (PT_GNU_STACK gains PF_X). Both would run fine
@@ -241,7 +290,7 @@ for mode in $MODES; do
 	append=""
 	[ "$mode" != enforce ] && append="elfsig=$mode"
 	guest "$mode" "$T_TMP/console-$mode.log" "$TOP/tests/vm/guest/cases.sh" \
-		--append "$append"
+		--append "$append" --root "$DROOT"
 	[ "$mode" = enforce ] && kunit "$T_TMP/console-$mode.log"
 done
 # The fail-safe lock: one boot per case, as the lock is one way.

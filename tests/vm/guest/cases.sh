@@ -120,6 +120,130 @@ i386() {
 	fi
 }
 
+# Verified dynamic processes: a glibc-linked probe with a signed ld.so
+# and libc (tests/vm/test-kernel.sh puts them in the guest's root).
+D=$T/dyn
+# expect_out NAME WANT-EXIT GLOB CMD...: exit status and output
+expect_out() {
+	_n=$1 _w=$2 _g=$3; shift 3
+	OUT=$("$@" 2>&1); _rc=$?
+	# shellcheck disable=SC2254
+	case "$_rc:$OUT" in
+	"$_w":$_g) pass "$_n" ;;
+	*) fail "$_n" "exit $_rc, wanted $_w and '$_g': $(oneline "$OUT")" ;;
+	esac
+}
+
+dyn_enforce() {
+	sleep 5	# the log rate limit
+	expect_out "dyn: signed glibc program, signed ld.so and libc: runs" 0 "*dynprobe: hello*" $D/dynprobe.signed hello
+	expect_out "dyn: it is verified (the kexec gate lets it through)" 0 "verified" $D/dynprobe.signed whoami
+	expect_out "dyn: control: the unsigned program is not" 0 "unverified" $D/dynprobe whoami
+	expect "dyn: signed hello-dyn (PT_INTERP) runs" "*hello*RESULT exit 0*" $T/hello-dyn.signed
+	$D/dynprobe.signed sleep 60 &
+	V=$!
+	$D/dynprobe sleep 60 &
+	U=$!
+	sleep 1
+	expect_probe "dyn: root cannot ptrace the verified dynamic process" 1 $P attach $V
+	expect_probe "dyn: control: root can ptrace the unsigned one" 0 $P attach $U
+	kill $V $U 2>/dev/null
+	wait 2>/dev/null
+
+	# the interpreter
+	cp $D/ld.unsigned $D/ld.so
+	expect "dyn: unsigned interpreter: exec refused" "*RESULT exec-error EPERM*" $D/dynprobe-ldx.signed hello
+	expect_log "dyn: log: unsigned interpreter" "path=$D/ld.so: unsigned interpreter"
+	expect "dyn: control: unsigned program, unsigned interpreter runs" "*dynprobe: hello*RESULT exit 0*" $D/dynprobe-ldx hello
+	cp $D/ld.tampered $D/ld.so
+	expect "dyn: tampered interpreter: exec refused" "*RESULT exec-error EPERM*" $D/dynprobe-ldx.signed hello
+	expect_log "dyn: log: tampered interpreter" "path=$D/ld.so: bad signature"
+	cp $D/ld.signed $D/ld.so
+	expect "dyn: signed interpreter at another path runs" "*dynprobe: hello*RESULT exit 0*" $D/dynprobe-ldx.signed hello
+
+	# libraries
+	sleep 5
+	expect_out "dyn: unsigned libc: refused" 127 "*libc.so.6*" env LD_LIBRARY_PATH=$D/unsigned $D/dynprobe.signed hello
+	expect_log "dyn: log: unsigned libc" "path=$D/unsigned/libc.so.6: unsigned library"
+	expect_out "dyn: control: unsigned program with unsigned libc runs" 0 "*dynprobe: hello*" env LD_LIBRARY_PATH=$D/unsigned $D/dynprobe hello
+	expect_out "dyn: libc with a byte of .text changed: refused" 127 "*libc.so.6*" env LD_LIBRARY_PATH=$D/text $D/dynprobe.signed hello
+	expect_log "dyn: log: tampered libc text" "path=$D/text/libc.so.6: bad signature"
+	expect_out "dyn: libc with a byte of its data segment changed: refused" 127 "*libc.so.6*" env LD_LIBRARY_PATH=$D/data $D/dynprobe.signed hello
+	expect_log "dyn: log: tampered libc data" "path=$D/data/libc.so.6: bad signature"
+	expect_out "dyn: control: unsigned program with tampered libc runs" 0 "*dynprobe: hello*" env LD_LIBRARY_PATH=$D/text $D/dynprobe hello
+	sleep 5
+	OUT=$(LD_PRELOAD=$D/dynmod.so $D/dynprobe.signed hello 2>&1)
+	case "$OUT" in
+	*"dynmod: loaded"*) fail "dyn: unsigned LD_PRELOAD library not loaded" "$(oneline "$OUT")" ;;
+	*"dynprobe: hello"*) pass "dyn: unsigned LD_PRELOAD library not loaded ($(oneline "$OUT"))" ;;
+	*) fail "dyn: unsigned LD_PRELOAD library not loaded" "$(oneline "$OUT")" ;;
+	esac
+	expect_log "dyn: log: LD_PRELOAD" "path=$D/dynmod.so: unsigned library"
+	expect_out "dyn: signed LD_PRELOAD library loaded" 0 "*dynmod: loaded*dynprobe: hello*" env LD_PRELOAD=$D/dynmod.so.signed $D/dynprobe.signed hello
+	expect_out "dyn: control: unsigned program, unsigned LD_PRELOAD loaded" 0 "*dynmod: loaded*dynprobe: hello*" env LD_PRELOAD=$D/dynmod.so $D/dynprobe hello
+	expect_out "dyn: dlopen of an unsigned module refused" 1 "dlopen: *" $D/dynprobe.signed dlopen $D/dynmod.so
+	expect_out "dyn: dlopen of a signed module works" 0 "*dlopen: ok 42*" $D/dynprobe.signed dlopen $D/dynmod.so.signed
+	expect_out "dyn: control: unsigned program dlopens the unsigned module" 0 "*dlopen: ok 42*" $D/dynprobe dlopen $D/dynmod.so
+	expect_out "dyn: PROT_EXEC mapping of a data file refused" 1 "map-exec: Operation not permitted" $D/dynprobe.signed map-exec $T/rogue.der
+	expect_out "dyn: control: unsigned program maps a data file executable" 0 "map-exec: ok" $D/dynprobe map-exec $T/rogue.der
+
+	# anonymous executable memory
+	sleep 5
+	for op in anon-exec wx mprotect memfd-exec; do
+		err="Permission denied"
+		[ $op = memfd-exec ] && err="Operation not permitted"
+		expect_out "dyn: $op refused in a verified process" 1 "$op: $err" $D/dynprobe.signed $op
+		expect_out "dyn: control: $op works in an unsigned process" 0 "$op: ok" $D/dynprobe $op
+	done
+	expect_log "dyn: log: anonymous" "path=anonymous: executable mapping of unverified memory"
+	expect_log "dyn: log: W+X" "path=anonymous: writable and executable mapping"
+	expect_log "dyn: log: memfd" "path=/memfd:elfsig-exec (deleted): executable mapping of a non-ELF file"
+
+	# the ELFSIG note: a JIT maps anonymous executable memory, unverified
+	expect_out "dyn: ANON_EXEC note: the signed program runs" 0 "*dynprobe: hello*" $D/dynprobe-jit.signed hello
+	for op in anon-exec wx mprotect memfd-exec; do
+		expect_out "dyn: ANON_EXEC note: $op works" 0 "$op: ok" $D/dynprobe-jit.signed $op
+	done
+	expect_out "dyn: ANON_EXEC note: the process is not verified" 0 "unverified" $D/dynprobe-jit.signed whoami
+	$D/dynprobe-jit.signed sleep 60 &
+	V=$!
+	sleep 1
+	expect_probe "dyn: ANON_EXEC note: root can ptrace it" 0 $P attach $V
+	kill $V 2>/dev/null
+	wait 2>/dev/null
+
+	# real Debian binaries, signed, running verified
+	sleep 5
+	want=$(sha256sum $T/hello.rsa)
+	expect_out "deb: signed sha256sum runs" 0 "$want" $T/deb/sha256sum.signed $T/hello.rsa
+	expect_out "deb: signed env runs a verified program" 0 "verified" $T/deb/env.signed $D/dynprobe.signed whoami
+	echo "elfsig cat" > /tmp/cat.in
+	expect_out "deb: signed cat runs" 0 "elfsig cat" $T/deb/cat.signed /tmp/cat.in
+	rm -f /tmp/cat.in
+	rm -f /tmp/fifo && mkfifo /tmp/fifo
+	$T/deb/cat.signed /tmp/fifo > /dev/null &
+	V=$!
+	sleep 1
+	expect_probe "deb: root cannot ptrace the verified Debian cat" 1 $P attach $V
+	echo x > /tmp/fifo
+	wait $V 2>/dev/null
+	rm -f /tmp/fifo
+}
+
+dyn_permissive() {
+	sleep 5
+	expect_out "permissive: dyn: unsigned libc logged and allowed" 0 "*dynprobe: hello*" env LD_LIBRARY_PATH=$D/unsigned $D/dynprobe.signed hello
+	expect_log "permissive: dyn: log: unsigned libc" "path=$D/unsigned/libc.so.6: unsigned library (permissive: allowed)"
+	cp $D/ld.unsigned $D/ld.so
+	expect "permissive: dyn: unsigned interpreter logged and allowed" "*dynprobe: hello*RESULT exit 0*" $D/dynprobe-ldx.signed hello
+	expect_log "permissive: dyn: log: unsigned interpreter" "path=$D/ld.so: unsigned interpreter (permissive: allowed)"
+	expect_out "permissive: dyn: dlopen of an unsigned module allowed" 0 "*dlopen: ok 42*" $D/dynprobe.signed dlopen $D/dynmod.so
+	for op in anon-exec wx mprotect memfd-exec; do
+		expect_out "permissive: dyn: $op logged and allowed" 0 "$op: ok" $D/dynprobe.signed $op
+	done
+	expect_log "permissive: dyn: log: anonymous" "path=anonymous: executable mapping of unverified memory (permissive: allowed)"
+}
+
 echo "ELFSIG-VM: cases for mode $MODE"
 
 case $MODE in
@@ -244,8 +368,6 @@ enforce)
 	expect_log "log: no matching key" "path=$T/hello.rogue: no matching key"
 	[ "$(cstat misses)" = "$m0" ] && pass "key not in .elfsig: refused before any copy" ||
 		fail "key not in .elfsig: refused before any copy" "misses $m0 -> $(cstat misses)"
-	expect "signed binary with PT_INTERP is refused" "*RESULT exec-error EPERM*" $T/hello-dyn.signed
-	expect_log "log: interpreter" "path=$T/hello-dyn.signed: signed binary has an interpreter"
 
 	# 5. larger than RLIMIT_MEMLOCK, as a user
 	OUT=$($P run-as 1000 $P memlock)
@@ -779,6 +901,9 @@ enforce)
 	esac
 	expect_log "log: traced at exec" "path=$PS: traced at exec: runs without verified status"
 
+	# 7e. verified dynamic processes
+	dyn_enforce
+
 	# 10. malformed sections and tables: never verified, no oops
 	sleep 5	# let the log rate limit recover for the checks below
 	refused=0
@@ -902,6 +1027,7 @@ permissive)
 	add_keys && lock
 	expect "permissive: tampered binary runs" "*jello*RESULT exit 0*" $T/hello.tampered-load
 	expect_log "permissive: tampered binary logged" "path=$T/hello.tampered-load: bad signature (permissive: allowed)"
+	dyn_permissive
 	set_mode off
 	[ "$(get_mode)" = permissive ] && pass "sysctl cannot loosen permissive to off" || fail "sysctl cannot loosen permissive to off" "$(get_mode)"
 	set_mode enforce
@@ -928,6 +1054,8 @@ off)
 	[ "$(get_mode)" = off ] && pass "boot parameter elfsig=off" || fail "boot parameter elfsig=off" "$(get_mode)"
 	add_keys && lock
 	expect "off: tampered binary runs" "*jello*RESULT exit 0*" $T/hello.tampered-load
+	expect_out "off: dyn: unsigned libc loads" 0 "*dynprobe: hello*" env LD_LIBRARY_PATH=$D/unsigned $D/dynprobe.signed hello
+	expect_out "off: dyn: anonymous executable memory works" 0 "anon-exec: ok" $D/dynprobe.signed anon-exec
 	_log=$(kmsg)
 	case "$_log" in
 	*"hello.tampered-load"*) fail "off: nothing logged" "found a log line" ;;

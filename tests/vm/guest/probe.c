@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "whoami.h"
+
 #ifndef MADV_COLD
 #define MADV_COLD 20
 #endif
@@ -171,17 +173,6 @@ static int do_exec(char **argv, int traceme)
 		printf("RESULT signal %d\n", WTERMSIG(st));
 	else
 		printf("RESULT exit %d\n", WEXITSTATUS(st));
-	return 0;
-}
-
-/* Is this process verified? Only a verified one may use kexec once
- * fs.elfsig.kexec_verified_only is set; unloading nothing is harmless. */
-static int do_whoami(void)
-{
-	long rc = syscall(SYS_kexec_file_load, -1, -1, 0UL, NULL,
-			  (unsigned long)KEXEC_FILE_UNLOAD);
-
-	puts(rc == 0 ? "verified" : errno == EPERM ? "unverified" : "unknown");
 	return 0;
 }
 
