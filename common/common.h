@@ -59,6 +59,31 @@ void err_ssl(const char *fmt, ...)					\
 	va_end(ap);							\
 }
 
+/*
+ * COMMON_DEFINE_REPORTER(set_cb, cb_type, err, err_ssl) - a component's
+ * error plumbing: its reporter (static, named "reporter"), the public
+ * set_cb() that installs its error callback, and err() and err_ssl()
+ * (COMMON_DEFINE_ERR).
+ */
+#define COMMON_DEFINE_REPORTER(set_cb, cb_type, err, err_ssl)		\
+static struct common_reporter reporter;					\
+void set_cb(cb_type cb, void *ctx)					\
+{									\
+	reporter.cb = cb;						\
+	reporter.ctx = ctx;						\
+}									\
+COMMON_DEFINE_ERR(err, err_ssl, reporter)
+
+/*
+ * COMMON_DEFINE_MUTE(mute) - after COMMON_DEFINE_REPORTER: mute(true)
+ * drops the component's error lines until mute(false); calls nest.
+ */
+#define COMMON_DEFINE_MUTE(mute)					\
+void mute(bool on)							\
+{									\
+	reporter.muted += on ? 1 : -1;					\
+}
+
 /**
  * common_vformat() - format one error line
  * @msg: out, the line (always NUL-terminated)

@@ -9,22 +9,12 @@
 #include "common.h"
 #include "tpm_private.h"
 
-static struct common_reporter reporter;
-
-void elfsig_tpm_set_error_callback(elfsig_tpm_error_cb cb, void *ctx)
-{
-	reporter.cb = cb;
-	reporter.ctx = ctx;
-}
-
-COMMON_DEFINE_ERR(tpm_err, tpm_err_ssl, reporter)
+COMMON_DEFINE_REPORTER(elfsig_tpm_set_error_callback, elfsig_tpm_error_cb,
+		       tpm_err, tpm_err_ssl)
 
 /* While muted, failures are not reported: for best-effort diagnostics
  * whose own failure must not add a second line to the real one. */
-void tpm_err_mute(bool mute)
-{
-	reporter.muted += mute ? 1 : -1;
-}
+COMMON_DEFINE_MUTE(tpm_err_mute)
 
 /* The TPM's format-one codes carry the parameter/handle/session number in
  * bits 8..11; strip it so the switch sees the bare error. */

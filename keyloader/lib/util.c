@@ -16,15 +16,7 @@
 #include "common.h"
 #include "kl.h"
 
-static struct common_reporter reporter;
-
-void kl_set_error_callback(kl_error_cb cb, void *ctx)
-{
-	reporter.cb = cb;
-	reporter.ctx = ctx;
-}
-
-COMMON_DEFINE_ERR(kl_err, kl_err_ssl, reporter)
+COMMON_DEFINE_REPORTER(kl_set_error_callback, kl_error_cb, kl_err, kl_err_ssl)
 
 int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 		 size_t *len)

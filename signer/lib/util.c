@@ -13,21 +13,10 @@
 #include "common.h"
 #include "lib_private.h"
 
-static struct common_reporter reporter;
-
-void elfsig_set_error_callback(elfsig_error_cb cb, void *ctx)
-{
-	reporter.cb = cb;
-	reporter.ctx = ctx;
-}
-
-COMMON_DEFINE_ERR(elfsig_err, elfsig_err_ssl, reporter)
-
+COMMON_DEFINE_REPORTER(elfsig_set_error_callback, elfsig_error_cb, elfsig_err,
+		       elfsig_err_ssl)
 /* Drop error lines while @on (nested calls count). */
-void elfsig_mute(bool on)
-{
-	reporter.muted += on ? 1 : -1;
-}
+COMMON_DEFINE_MUTE(elfsig_mute)
 
 /* Read exactly @len bytes at @off; a short file is malformed input. */
 int elfsig_pread_full(int fd, void *buf, size_t len, uint64_t off,
