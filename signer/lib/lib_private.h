@@ -226,7 +226,8 @@ int elfsig_tmp_name(int dfd, const char *base, char **name,
 		    void *ctx) ELFSIG_INTERNAL;
 int elfsig_pending_create(const char *target, const char *name,
 			  struct elfsig_pending *pend) ELFSIG_INTERNAL;
-int elfsig_pending_commit(struct elfsig_pending *pend, bool sync) ELFSIG_INTERNAL;
+int elfsig_pending_commit(struct elfsig_pending *pend, bool sync,
+			  bool sync_dir) ELFSIG_INTERNAL;
 void elfsig_pending_abort(struct elfsig_pending *pend) ELFSIG_INTERNAL;
 void elfsig_pending_commit_all(struct elfsig_pending *p, size_t n,
 			       int *results) ELFSIG_INTERNAL;

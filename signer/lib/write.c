@@ -484,17 +484,6 @@ static void warn_note(const char *path, enum elfsig_note_state note,
 			   path);
 }
 
-static int sync_dir(const char *dir)
-{
-	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-
-	if (fd < 0)
-		return -errno;
-	(void)fsync(fd);
-	close(fd);
-	return 0;
-}
-
 /*
  * Build the output in a temporary file next to the target, complete but not
  * yet synced or renamed: elfsig_pending_commit() finishes the job.
@@ -814,9 +803,11 @@ void elfsig_pending_abort(struct elfsig_pending *pend)
 
 /*
  * Rename the temporary file over the target. With @sync, fsync it first;
- * a batch passes false after one syncfs() covered every file.
+ * a batch passes false after one syncfs() covered every file. With
+ * @sync_dir, fsync the directory after the rename (a batch: once each).
  */
-int elfsig_pending_commit(struct elfsig_pending *pend, bool sync)
+int elfsig_pending_commit(struct elfsig_pending *pend, bool sync,
+			  bool sync_dir)
 {
 	int ret = 0;
 
@@ -833,7 +824,7 @@ int elfsig_pending_commit(struct elfsig_pending *pend, bool sync)
 	}
 	free(pend->tmpname);
 	pend->tmpname = NULL;
-	if (sync)
+	if (sync_dir)
 		(void)fsync(pend->dfd);
 fail:
 	elfsig_pending_abort(pend);
@@ -850,7 +841,7 @@ int elfsig_rewrite(const char *path, const char *out, enum elfsig_hash hash,
 				     &pend);
 	if (ret)
 		return ret;
-	return elfsig_pending_commit(&pend, true);
+	return elfsig_pending_commit(&pend, true, true);
 }
 
 /*
@@ -898,11 +889,10 @@ void elfsig_pending_commit_all(struct elfsig_pending *p, size_t n, int *results)
 			continue;
 		dir = p[i].dir;
 		p[i].dir = NULL;
-		results[i] = elfsig_pending_commit(&p[i], false);
 		for (j = 0; j < i && dir; j++)
 			seen |= !results[j] && p[j].dir && !strcmp(p[j].dir, dir);
-		if (!results[i] && dir && !seen)
-			(void)sync_dir(dir);
+		/* The directory once, through the descriptor already open. */
+		results[i] = elfsig_pending_commit(&p[i], false, !seen);
 		/* Keep the name to skip the same directory later. */
 		p[i].dir = results[i] ? NULL : dir;
 		if (results[i])
