@@ -59,3 +59,18 @@ t_free_port() {
 	done
 	return 1
 }
+
+# t_resign_raw FILE KEY CERT: sign FILE again in place as an external
+# signer would, with none of the checks signelf sign makes: its message
+# (signelf digest --message), openssl cms, and the DER written over the
+# bytes of its .signature (tests/tools/elfcraft.py setsig: same length, so
+# FILE must be signed already with a key of that size). For the files
+# the signer refuses, to show what the kernel and signelf verify do.
+t_resign_raw() {
+	local f=$1 key=$2 cert=$3
+	"$BUILD/signelf" digest --message "$f.msg" "$f" >/dev/null &&
+	openssl cms -sign -binary -noattr -nocerts -outform DER -md sha256 \
+		-signer "$cert" -inkey "$key" -in "$f.msg" -out "$f.der" 2>/dev/null &&
+	python3 "$TOP/tests/tools/elfcraft.py" setsig "$f" "$f.der" &&
+	rm -f "$f.msg" "$f.der"
+}

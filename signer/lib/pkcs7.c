@@ -318,12 +318,16 @@ static void fill_info(const struct elfsig_elf *elf,
 
 /*
  * Open @path, read its signature and compute the image digest with the
- * signature's hash. On success the caller owns *@cms.
+ * signature's hash. With @notes, a malformed ELFSIG note is an error, as
+ * the kernel refuses such an image. On success the caller owns *@cms.
  */
 static int load_signed(const char *path, struct elfsig_info *info,
-		       CMS_ContentInfo **cms, uint8_t *msg, size_t *msglen)
+		       CMS_ContentInfo **cms, uint8_t *msg, size_t *msglen,
+		       bool notes)
 {
+	enum elfsig_note_state note;
 	struct elfsig_pkcs7_view view;
+	uint32_t note_flags;
 	struct elfsig_elf elf;
 	uint8_t *der = NULL;
 	size_t len = 0;
@@ -343,6 +347,11 @@ static int load_signed(const char *path, struct elfsig_info *info,
 	if (ret)
 		goto out;
 	fill_info(&elf, &view, info);
+	if (notes) {
+		ret = elfsig_elf_flags(&elf, &note, &note_flags);
+		if (ret)
+			goto out;
+	}
 	ret = elfsig_elf_digest(&elf, view.hash, info->digest, &info->digest_size);
 	if (!ret)
 		ret = elfsig_build_message(view.hash, info->digest,
@@ -379,7 +388,7 @@ int elfsig_read_info(const char *path, struct elfsig_info *info)
 	size_t mlen;
 	int ret;
 
-	ret = load_signed(path, info, &cms, msg, &mlen);
+	ret = load_signed(path, info, &cms, msg, &mlen, false);
 	CMS_ContentInfo_free(cms);
 	return ret;
 }
@@ -398,7 +407,8 @@ int elfsig_verify_file(const struct elfsig_trust *trust, const char *path,
 	size_t mlen;
 	int i, ret;
 
-	ret = load_signed(path, info, &cms, msg, &mlen);
+	/* What the kernel refuses before it checks the signature. */
+	ret = load_signed(path, info, &cms, msg, &mlen, true);
 	if (ret)
 		return ret;
 	si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0);

@@ -473,21 +473,32 @@ static int keep_metadata(int fd, int from, const struct stat *st,
 }
 
 /* One line for a signed file whose ELFSIG note changes what the kernel does. */
-static void warn_note(const char *path, enum elfsig_note_state note,
-		      uint32_t flags)
+/* Does @elf ask for an executable stack (its last PT_GNU_STACK, as binfmt_elf)? */
+static bool exec_stack(const struct elfsig_elf *elf)
+{
+	bool exec = false;
+	unsigned int i;
+
+	for (i = 0; i < elf->phnum; i++)
+		if (elf->phdrs[i].type == PT_GNU_STACK)
+			exec = elf->phdrs[i].flags & PF_X;
+	return exec;
+}
+
+static void warn_note(const struct elfsig_elf *elf, const char *path,
+		      enum elfsig_note_state note, uint32_t flags)
 {
 	if (note == ELFSIG_NOTE_COVERED && (flags & ELFSIG_FLAG_ANON_EXEC))
 		elfsig_err("warning: %s: carries ELFSIG_FLAG_ANON_EXEC: its image is verified at exec, but the process may map unverified code and is not a verified process",
 			   path);
-	else if (note == ELFSIG_NOTE_UNCOVERED)
+	else if (exec_stack(elf))
+		elfsig_err("warning: %s: asks for an executable stack (PT_GNU_STACK with PF_X): the kernel will not run it verified; link it with -z noexecstack",
+			   path);
+	if (note == ELFSIG_NOTE_UNCOVERED)
 		elfsig_err("warning: %s: its ELFSIG note lies outside every PT_LOAD: not signed, the kernel ignores it",
 			   path);
 }
 
-/*
- * Build the output in a temporary file next to the target, complete but not
- * yet synced or renamed: elfsig_pending_commit() finishes the job.
- */
 /*
  * The input of a walk (@expect): never through a symbolic link, and only
  * the very file the walk saw.
@@ -538,6 +549,10 @@ static int check_entry(const struct elfsig_pending *pend,
 	return -ESTALE;
 }
 
+/*
+ * Build the output in a temporary file next to the target, complete but not
+ * yet synced or renamed: elfsig_pending_commit() finishes the job.
+ */
 int elfsig_rewrite_prepare(const char *path, const char *out,
 			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
 			   void *ctx, unsigned int flags,
@@ -643,8 +658,8 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 		ret = self_check(pend->fd, &tmp, sign, der_len, path);
 	if (!ret)
 		ret = keep_metadata(pend->fd, in.fd, &in.st, in_place, path);
-	if (!ret)
-		warn_note(path, note, note_flags);
+	if (!ret && sign)
+		warn_note(&tmp, path, note, note_flags);
 out:
 	if (ret)
 		elfsig_pending_abort(pend);

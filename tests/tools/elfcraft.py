@@ -9,13 +9,19 @@ second reading of the format.
   elfcraft.py digest FILE [HASH]     image digest (format v1), hex
   elfcraft.py hostile SIGNED OUTDIR  write hostile variants of a signed file
   elfcraft.py synth OUT SIZE_MIB     a synthetic ELF64 with SIZE_MIB of PT_LOAD
+  elfcraft.py notes FILE OUTDIR      variants of FILE whose ELFSIG note segment
+                                     is rewritten (docs/format.md, section 5)
+  elfcraft.py setsig FILE DER        replace FILE's .signature bytes with DER
+                                     (of the same length), in place
+  elfcraft.py bsstail OUT            a static x86-64 program (exit 0) whose
+                                     executable PT_LOAD has 3 pages of bss
 """
 import hashlib
 import os
 import struct
 import sys
 
-PT_LOAD, PT_INTERP = 1, 3
+PT_LOAD, PT_INTERP, PT_NOTE = 1, 3, 4
 
 
 class Elf:
@@ -61,7 +67,8 @@ class Elf:
                 t, fl, off, va, pa, fs, ms, al = v
             else:
                 t, off, va, pa, fs, ms, fl, al = v
-            out.append(dict(type=t, offset=off, filesz=fs, base=base))
+            out.append(dict(type=t, offset=off, filesz=fs, base=base,
+                            flags=fl, align=al))
         return out
 
     def phdr_fields(self, i):
@@ -303,6 +310,106 @@ def cmd_hostile(signed, outdir):
     return n
 
 
+def cmd_notes(src, outdir):
+    """Rewrite the PT_NOTE (inside a PT_LOAD) that holds FILE's ELFSIG note,
+    at its length, with note streams the format calls malformed, and one
+    it does not; each variant is written unsigned-as-is (its .signature,
+    if any, no longer matches). One name per line on stdout."""
+    e = Elf(open(src, "rb").read())
+    flags_note = e.e + "III"
+    ours = None
+    for ph in e.phdrs():
+        if ph["type"] != PT_NOTE:
+            continue
+        seg = bytes(e.d[ph["offset"]:ph["offset"] + ph["filesz"]])
+        if b"ELFSIG\0" in seg:
+            ours = ph
+    if ours is None or ours["align"] == 8:
+        raise ValueError("no 4-aligned PT_NOTE with an ELFSIG note")
+    size = ours["filesz"]
+
+    def note(namesz, descsz, ntype, name, desc):
+        n = struct.pack(flags_note, namesz, descsz, ntype) + name
+        n += b"\0" * (-len(n) % 4) + desc
+        return n + b"\0" * (-len(n) % 4)
+
+    def elfsig(flags, descsz=4):
+        return note(7, descsz, 1, b"ELFSIG\0",
+                    struct.pack(e.e + "I", flags) + bytes(descsz - 4))
+
+    def fill(left):
+        """A note of another owner, LEFT bytes long."""
+        if left < 12 or left % 4:
+            raise ValueError("no room for a filler note")
+        return note(0, left - 12, 0x99, b"", bytes(left - 12))
+
+    variants = {
+        # two flags notes: malformed (the kernel used to OR them)
+        "note-two": elfsig(1) + elfsig(1),
+        # a flags note of 8 bytes: malformed (the kernel ignored it)
+        "note-desc8": elfsig(1, 8),
+        # a name size past the segment: malformed (stopped at, before)
+        "note-wrap": struct.pack(flags_note, 0xfffffff0, 4, 1),
+        # the flags note, then a tail of 8 bytes: malformed
+        "note-tail": elfsig(1),
+        # well formed: "ELFSIG" with another type is not the flags note
+        "note-other": note(7, 4, 2, b"ELFSIG\0", struct.pack(e.e + "I", 1)),
+    }
+    for name, head in sorted(variants.items()):
+        if name == "note-tail":
+            body = head + fill(size - len(head) - 8) + b"T" * 8
+        elif name == "note-wrap":
+            body = head + bytes(size - len(head))
+        else:
+            body = head + fill(size - len(head))
+        assert len(body) == size, name
+        d = bytearray(e.d)
+        d[ours["offset"]:ours["offset"] + size] = body
+        path = os.path.join(outdir, name)
+        with open(path, "wb") as f:
+            f.write(d)
+        os.chmod(path, 0o755)
+        print(name)
+
+
+def cmd_setsig(path, der_path):
+    """Put DER where FILE's .signature is: same length, in place."""
+    e = Elf(open(path, "rb").read())
+    der = open(der_path, "rb").read()
+    i = e.sig_index()
+    if i is None:
+        raise ValueError("%s has no .signature section" % path)
+    sh = e.shdrs()[i]
+    if sh["size"] != len(der):
+        raise ValueError("signature of %d bytes, section of %d" %
+                         (len(der), sh["size"]))
+    e.d[sh["offset"]:sh["offset"] + len(der)] = der
+    with open(path, "r+b") as f:
+        f.write(e.d)
+
+
+def cmd_bsstail(out):
+    """An x86-64 ET_EXEC whose only PT_LOAD is R+X with p_memsz 3 pages past
+    p_filesz: binfmt_elf maps the tail as anonymous memory with the
+    segment's protection (vm_brk_flags())."""
+    code = bytes([0xb8, 0x3c, 0, 0, 0,    # mov $60, %eax (exit)
+                  0x31, 0xff,             # xor %edi, %edi
+                  0x0f, 0x05])            # syscall
+    ehsize, phentsize, phnum, base = 64, 56, 2, 0x400000
+    text = ehsize + phentsize * phnum
+    filesz = text + len(code)
+    ehdr = bytearray(64)
+    ehdr[:16] = b"\x7fELF\x02\x01\x01" + bytes(9)
+    struct.pack_into("<HHIQQQIHHHHHH", ehdr, 16, 2, 62, 1, base + text,
+                     ehsize, 0, 0, ehsize, phentsize, phnum, 0, 0, 0)
+    load = struct.pack("<IIQQQQQQ", PT_LOAD, 5, 0, base, base, filesz,
+                       filesz + 3 * 4096, 0x1000)
+    stack = struct.pack("<IIQQQQQQ", 0x6474e551, 6, 0, 0, 0, 0, 0, 16)
+    with open(out, "wb") as f:
+        f.write(bytes(ehdr) + load + stack + code)
+    os.chmod(out, 0o755)
+
+
 def cmd_synth(out, mib):
     """ELF64 LE ET_EXEC with one PT_LOAD covering mib MiB of random-ish data."""
     total = mib << 20
@@ -338,6 +445,12 @@ def main():
         print(cmd_hostile(sys.argv[2], sys.argv[3]))
     elif cmd == "synth":
         cmd_synth(sys.argv[2], int(sys.argv[3]))
+    elif cmd == "notes":
+        cmd_notes(sys.argv[2], sys.argv[3])
+    elif cmd == "bsstail":
+        cmd_bsstail(sys.argv[2])
+    elif cmd == "setsig":
+        cmd_setsig(sys.argv[2], sys.argv[3])
     else:
         print(__doc__, file=sys.stderr)
         return 2
