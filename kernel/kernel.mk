@@ -86,7 +86,25 @@ $(O)/vm/dynmod.so: tests/vm/guest/dynmod.c
 	@mkdir -p $(dir $@)
 	$(CC) $(VM_CFLAGS) -fPIC -shared -o $@ $<
 
-VM_DYN := $(O)/vm/dynprobe $(O)/vm/dynprobe-jit $(O)/vm/dynprobe-ldx $(O)/vm/dynmod.so
+# The ANON_EXEC note at the end of a PT_NOTE of over 4096 bytes; an
+# executable stack (-z execstack).
+$(O)/vm/dynprobe-bignote: tests/vm/guest/dynprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(DYN_CFLAGS) -DELFSIG_BIGNOTE -o $@ $<
+
+$(O)/vm/dynprobe-xs: tests/vm/guest/dynprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(DYN_CFLAGS) -Wl,-z,execstack -o $@ $<
+
+# The i386 build, with the host's i386 ld.so and libc, where $(CC) -m32
+# can link one (gcc-multilib); without it its VM cases skip.
+$(O)/vm/dynprobe32: tests/vm/guest/dynprobe.c
+	@mkdir -p $(dir $@)
+	@if $(CC) -m32 $(DYN_CFLAGS) -o $@ $< 2> $@.err; then rm -f $@.err; \
+	else rm -f $@; echo "dynprobe32: $(CC) -m32 cannot link here ($$(head -1 $@.err)); the i386 dynamic VM cases will skip"; fi
+
+VM_DYN := $(O)/vm/dynprobe $(O)/vm/dynprobe-jit $(O)/vm/dynprobe-ldx $(O)/vm/dynmod.so \
+	$(O)/vm/dynprobe-bignote $(O)/vm/dynprobe-xs $(O)/vm/dynprobe32
 $(O)/vm/probe $(filter $(O)/vm/dynprobe%,$(VM_DYN)): tests/vm/guest/whoami.h
 
 # A static PIE (ET_DYN without PT_INTERP): mapped at a random load bias.

@@ -134,6 +134,19 @@ expect_out() {
 	esac
 }
 
+# attach_bg NAME WANT-EXIT PROG: run "PROG sleep 60" in the background
+# and "probe attach" it: 1 when ptrace is refused (a verified process),
+# 0 when root may trace it.
+attach_bg() {
+	_n=$1 _w=$2; shift 2
+	"$@" sleep 60 &
+	_v=$!
+	sleep 1
+	expect_probe "$_n" "$_w" $P attach $_v
+	kill $_v 2>/dev/null
+	wait $_v 2>/dev/null
+}
+
 dyn_enforce() {
 	sleep 5	# the log rate limit
 	expect_out "dyn: signed glibc program, signed ld.so and libc: runs" 0 "*dynprobe: hello*" $D/dynprobe.signed hello
@@ -230,6 +243,68 @@ dyn_enforce() {
 	rm -f /tmp/fifo
 }
 
+# What a loader may map executable, what exec may set up, and how the
+# ELFSIG note is read (patches 24-27).
+dyn_harden() {
+	sleep 5
+	L=$D/dynmod.so.signed
+	expect_out "dyn: a library's text mapped executable: the file's bytes" 0 "map-seg: ok" $D/dynprobe.signed map-seg $L text
+	expect_out "dyn: libc's text mapped executable: the file's bytes" 0 "map-seg: ok" $D/dynprobe.signed map-seg /lib/x86_64-linux-gnu/libc.so.6 text
+	expect_out "dyn: a library's read-only segment mapped executable: refused" 1 "map-seg: Operation not permitted" $D/dynprobe.signed map-seg $L data
+	expect_out "dyn: libc's read-only segment mapped executable: refused" 1 "map-seg: Operation not permitted" $D/dynprobe.signed map-seg /lib/x86_64-linux-gnu/libc.so.6 data
+	expect_log "dyn: log: outside the executable segments" "path=$L: executable mapping outside the executable segments"
+	expect_out "dyn: control: unsigned program maps that segment executable" 0 "map-seg: ok" $D/dynprobe map-seg $L data
+	expect_out "dyn: mremap cannot grow an executable mapping of a copy" 1 "mremap-grow: refused" $D/dynprobe.signed mremap-grow $L
+	expect_out "dyn: control: unsigned program grows its executable mapping" 0 "mremap-grow: ok" $D/dynprobe mremap-grow $L
+
+	sleep 5
+	expect "dyn: signed program with an executable stack: killed" "*RESULT signal 9*" $D/dynprobe-xs.signed hello
+	expect_log "dyn: log: executable stack" "path=$D/dynprobe-xs.signed: executable stack"
+	expect "dyn: again, from the cache: killed" "*RESULT signal 9*" $D/dynprobe-xs.signed hello
+	expect "dyn: control: unsigned program with an executable stack runs" "*dynprobe: hello*RESULT exit 0*" $D/dynprobe-xs hello
+	expect_out "dyn: READ_IMPLIES_EXEC from the parent: exec refused" 1 "rie-exec: Operation not permitted" $D/dynprobe rie-exec $D/dynprobe.signed hello
+	expect_log "dyn: log: READ_IMPLIES_EXEC" "path=$D/dynprobe.signed: READ_IMPLIES_EXEC personality"
+	expect_out "dyn: control: an unsigned program runs with it" 0 "dynprobe: hello" $D/dynprobe rie-exec $D/dynprobe hello
+	expect_out "dyn: a heap grown under READ_IMPLIES_EXEC: refused" 1 "rie-brk: refused" $D/dynprobe.signed rie-brk
+	expect_out "dyn: control: an unsigned program grows it" 0 "rie-brk: ok" $D/dynprobe rie-brk
+
+	sleep 5
+	expect "dyn: an executable PT_LOAD with a bss tail: killed" "*RESULT signal 11*" $T/bsstail.signed
+	expect_log "dyn: log: bss tail" "path=anonymous: executable mapping of unverified memory"
+	expect "dyn: control: the unsigned one runs" "*RESULT exit 0*" $T/bsstail
+
+	sleep 5
+	expect_out "dyn: ANON_EXEC note after 4096 bytes of notes: the kernel reads it" 0 "anon-exec: ok" $D/dynprobe-bignote.signed anon-exec
+	expect_out "dyn: ... and the process is not verified" 0 "unverified" $D/dynprobe-bignote.signed whoami
+	for v in note-desc8 note-tail note-two note-wrap; do
+		expect "dyn: $v: malformed ELFSIG note (signelf refuses it): killed" "*RESULT signal 9*" $D/notes/$v hello
+	done
+	expect_log "dyn: log: malformed ELFSIG note" "path=$D/notes/note-two: malformed ELFSIG note"
+	expect_out "dyn: note-other (well formed, no flags note): runs verified" 0 "verified" $D/notes/note-other whoami
+}
+
+# A verified i386 dynamic process: its libraries are ELF32.
+dyn_i386() {
+	if [ ! -e $D/dynprobe32.signed ]; then
+		skip "dyn i386" "no i386 dynamic probe (the host cannot link gcc -m32)"
+		return
+	fi
+	sleep 5
+	expect_out "dyn i386: signed program, ld.so and libc: runs" 0 "*dynprobe: hello*" $D/dynprobe32.signed hello
+	expect_out "dyn i386: it is verified" 0 "verified" $D/dynprobe32.signed whoami
+	expect_out "dyn i386: control: the unsigned one is not" 0 "unverified" $D/dynprobe32 whoami
+	expect_out "dyn i386: dlopen of a 64-bit module fails" 1 "dlopen: *" $D/dynprobe32.signed dlopen $D/dynmod.so.signed
+	expect_out "dyn i386: libc's text mapped executable: the file's bytes" 0 "map-seg: ok" $D/dynprobe32.signed map-seg /lib32/libc.so.6 text
+	expect_out "dyn i386: libc's read-only segment mapped executable: refused" 1 "map-seg: Operation not permitted" $D/dynprobe32.signed map-seg /lib32/libc.so.6 data
+	expect_out "dyn i386: unsigned libc: refused" 127 "*libc.so.6*" env LD_LIBRARY_PATH=$D/unsigned32 $D/dynprobe32.signed hello
+	expect_log "dyn i386: log: unsigned libc" "path=$D/unsigned32/libc.so.6: unsigned library"
+	expect_out "dyn i386: control: unsigned program with unsigned libc runs" 0 "*dynprobe: hello*" env LD_LIBRARY_PATH=$D/unsigned32 $D/dynprobe32 hello
+	if [ -e $T/hello32.signed ]; then
+		expect_out "dyn i386: READ_IMPLIES_EXEC from the parent (compat keeps it): exec refused" 1 "rie-exec: Operation not permitted" $D/dynprobe rie-exec $T/hello32.signed
+		expect_out "dyn i386: control: the unsigned one runs with it" 0 "hello32 shoff*" $D/dynprobe rie-exec $T/hello32
+	fi
+}
+
 dyn_permissive() {
 	sleep 5
 	expect_out "permissive: dyn: unsigned libc logged and allowed" 0 "*dynprobe: hello*" env LD_LIBRARY_PATH=$D/unsigned $D/dynprobe.signed hello
@@ -242,6 +317,20 @@ dyn_permissive() {
 		expect_out "permissive: dyn: $op logged and allowed" 0 "$op: ok" $D/dynprobe.signed $op
 	done
 	expect_log "permissive: dyn: log: anonymous" "path=anonymous: executable mapping of unverified memory (permissive: allowed)"
+	sleep 5
+	attach_bg "permissive: dyn: control: root cannot ptrace a verified process" 1 $D/dynprobe.signed
+	expect_out "permissive: dyn: executable stack logged, runs" 0 "dynprobe: hello" $D/dynprobe-xs.signed hello
+	attach_bg "permissive: dyn: ... not verified: root can ptrace it" 0 $D/dynprobe-xs.signed
+	expect_log "permissive: dyn: log: executable stack" "path=$D/dynprobe-xs.signed: executable stack (permissive: allowed)"
+	expect_out "permissive: dyn: malformed ELFSIG note logged, runs" 0 "dynprobe: hello" $D/notes/note-two hello
+	attach_bg "permissive: dyn: ... not verified: root can ptrace it" 0 $D/notes/note-two
+	expect_log "permissive: dyn: log: malformed ELFSIG note" "path=$D/notes/note-two: malformed ELFSIG note (permissive: allowed)"
+	sleep 5
+	expect_out "permissive: dyn: READ_IMPLIES_EXEC logged, runs" 0 "dynprobe: hello" $D/dynprobe rie-exec $D/dynprobe.signed hello
+	expect_log "permissive: dyn: log: READ_IMPLIES_EXEC" "path=$D/dynprobe.signed: READ_IMPLIES_EXEC personality (permissive: allowed)"
+	expect_out "permissive: dyn: read-only segment mapped executable logged and allowed" 0 "map-seg: ok" $D/dynprobe.signed map-seg $D/dynmod.so.signed data
+	expect_log "permissive: dyn: log: outside the executable segments" "path=$D/dynmod.so.signed: executable mapping outside the executable segments (permissive: allowed)"
+	expect "permissive: dyn: a bss tail logged, runs" "*RESULT exit 0*" $T/bsstail.signed
 }
 
 echo "ELFSIG-VM: cases for mode $MODE"
@@ -903,6 +992,8 @@ enforce)
 
 	# 7e. verified dynamic processes
 	dyn_enforce
+	dyn_harden
+	dyn_i386
 
 	# 10. malformed sections and tables: never verified, no oops
 	sleep 5	# let the log rate limit recover for the checks below

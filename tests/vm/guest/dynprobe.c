@@ -5,8 +5,11 @@
  * and exits 0 when the operation worked, 1 when it was refused with
  * EPERM/EACCES, 2 on any other error.
  *
- * Built twice (make vm-prereqs): dynprobe, and dynprobe-jit, which
- * carries the ELFSIG note with ELFSIG_FLAG_ANON_EXEC (-DELFSIG_JIT).
+ * Built several times (make vm-prereqs): dynprobe; dynprobe-jit, which
+ * carries the ELFSIG note with ELFSIG_FLAG_ANON_EXEC (-DELFSIG_JIT);
+ * dynprobe-bignote, whose ANON_EXEC note ends a PT_NOTE of over 4096
+ * bytes (-DELFSIG_BIGNOTE); dynprobe-xs, linked -z execstack; dynprobe32,
+ * the i386 build, where the host can make one.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -15,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <link.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -28,6 +33,27 @@ __asm__(".pushsection .note.elfsig,\"a\",@note\n"
 	".long 7\n"		/* namesz: "ELFSIG\0" */
 	".long 4\n"		/* descsz */
 	".long 1\n"		/* ELFSIG_NOTE_FLAGS */
+	".asciz \"ELFSIG\"\n"
+	".balign 4\n"
+	".long 1\n"		/* ELFSIG_FLAG_ANON_EXEC */
+	".popsection\n");
+#endif
+
+#ifdef ELFSIG_BIGNOTE
+/*
+ * A note of another owner with a 5000-byte descriptor, then the ELFSIG
+ * note: the PT_NOTE is over 4096 bytes, its flags note at the end.
+ */
+__asm__(".pushsection .note.elfsig,\"a\",@note\n"
+	".balign 4\n"
+	".long 4\n"		/* namesz: "BIG\0" */
+	".long 5000\n"		/* descsz */
+	".long 0x1234\n"	/* a type of its own */
+	".asciz \"BIG\"\n"
+	".fill 5000, 1, 0x5a\n"
+	".long 7\n"
+	".long 4\n"
+	".long 1\n"
 	".asciz \"ELFSIG\"\n"
 	".balign 4\n"
 	".long 1\n"		/* ELFSIG_FLAG_ANON_EXEC */
@@ -116,6 +142,106 @@ static int do_map_exec(const char *path)
 	return verdict("map-exec", p != MAP_FAILED);
 }
 
+/*
+ * Map FILE's first executable ("text") or non-executable ("data")
+ * PT_LOAD with PROT_EXEC, at its page-rounded offsets, as ld.so would if
+ * the headers it read() said that segment is code; check that the bytes
+ * mapped are the file's.
+ */
+static void *map_seg(const char *path, const char *kind, size_t *lenp)
+{
+	int text = !strcmp(kind, "text");
+	long pg = sysconf(_SC_PAGESIZE);
+	ElfW(Ehdr) eh;
+	ElfW(Phdr) ph;
+	unsigned char *p, *buf;
+	off_t off;
+	size_t len;
+	int fd, i;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
+		return NULL;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) != sizeof(ph))
+			return NULL;
+		if (ph.p_type == PT_LOAD && ph.p_filesz && !(ph.p_flags & PF_X) == !text)
+			break;
+	}
+	if (i == eh.e_phnum) {
+		errno = ENOENT;
+		return NULL;
+	}
+	off = ph.p_offset & ~(pg - 1);
+	len = ((ph.p_offset + ph.p_filesz + pg - 1) & ~(pg - 1)) - off;
+	p = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+	if (p == MAP_FAILED)
+		return NULL;
+	buf = malloc(ph.p_filesz);
+	if (!buf || pread(fd, buf, ph.p_filesz, ph.p_offset) != (ssize_t)ph.p_filesz ||
+	    memcmp(p + (ph.p_offset - off), buf, ph.p_filesz)) {
+		errno = EBADMSG;	/* not the file's bytes */
+		return NULL;
+	}
+	free(buf);
+	close(fd);
+	*lenp = len;
+	return p;
+}
+
+static int do_map_seg(const char *path, const char *kind)
+{
+	size_t len;
+
+	return verdict("map-seg", map_seg(path, kind, &len) != NULL);
+}
+
+/* Grow an executable mapping of FILE's text over the bytes that follow. */
+static int do_mremap_grow(const char *path)
+{
+	size_t len;
+	void *p = map_seg(path, "text", &len), *q;
+
+	if (!p)
+		return verdict("mremap-grow: map", 0);
+	q = mremap(p, len, len + 4 * sysconf(_SC_PAGESIZE), MREMAP_MAYMOVE);
+	if (q == MAP_FAILED && errno == EFAULT) {
+		puts("mremap-grow: refused");
+		return 1;
+	}
+	return verdict("mremap-grow", q != MAP_FAILED);
+}
+
+/* exec PROG with the READ_IMPLIES_EXEC personality, as setarch -X does */
+static int do_rie_exec(char **argv)
+{
+	if (personality(READ_IMPLIES_EXEC) == -1)
+		return verdict("rie-exec", 0);
+	execv(argv[0], argv);
+	return verdict("rie-exec", 0);
+}
+
+/*
+ * Set READ_IMPLIES_EXEC, then grow the heap with brk(): under that
+ * personality the new heap would be writable and executable.
+ */
+static int do_rie_brk(void)
+{
+	void *p;
+
+	fflush(stdout);	/* stdio's buffer exists before the personality */
+	if (personality(READ_IMPLIES_EXEC) == -1)
+		return verdict("rie-brk", 0);
+	p = sbrk(4 * sysconf(_SC_PAGESIZE));
+	if (p == (void *)-1) {
+		personality(PER_LINUX);
+		puts("rie-brk: refused");
+		return 1;
+	}
+	personality(PER_LINUX);
+	return verdict("rie-brk", 1);
+}
+
 static int do_dlopen(const char *path)
 {
 	void *h = dlopen(path, RTLD_NOW);
@@ -154,6 +280,14 @@ int main(int argc, char **argv)
 		return do_map_exec(argv[2]);
 	if (!strcmp(cmd, "dlopen") && argc > 2)
 		return do_dlopen(argv[2]);
+	if (!strcmp(cmd, "map-seg") && argc > 3)
+		return do_map_seg(argv[2], argv[3]);
+	if (!strcmp(cmd, "mremap-grow") && argc > 2)
+		return do_mremap_grow(argv[2]);
+	if (!strcmp(cmd, "rie-brk"))
+		return do_rie_brk();
+	if (!strcmp(cmd, "rie-exec") && argc > 2)
+		return do_rie_exec(argv + 2);
 	if (!strcmp(cmd, "whoami"))
 		return do_whoami();
 	if (!strcmp(cmd, "sleep") && argc > 2) {
@@ -161,6 +295,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fputs("usage: dynprobe hello | anon-exec | wx | mprotect | memfd-exec\n"
-	      "       | map-exec FILE | dlopen FILE | whoami | sleep SEC\n", stderr);
+	      "       | map-exec FILE | dlopen FILE | map-seg FILE text|data\n"
+	      "       | mremap-grow FILE | rie-exec PROG [ARG...] | rie-brk | whoami\n"
+	      "       | sleep SEC\n",
+	      stderr);
 	return 2;
 }
