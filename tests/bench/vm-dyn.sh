@@ -5,8 +5,10 @@
 # same ld.so and libc files, mapped from the files), interleaved, in one
 # boot of the test kernel (QEMU, no KVM); then first execs (the cache
 # emptied before each: the program, ld.so and libc copied and hashed
-# once) and execs with the cache off (libc copied at each of ld.so's
-# mappings of it) against busybox sha256sum of the same three files.
+# once) against busybox sha256sum of the same three files, then that
+# first exec taken apart (emptying the cache, and a first exec alone),
+# and execs with the cache off (libc copied at each of ld.so's mappings
+# of it) against sha256sum.
 #
 #   tests/bench/vm-dyn.sh [RUNS]     (default 200 runs of each)
 #
@@ -40,9 +42,18 @@ printf '#!/bin/sh\nexec /bin/busybox true\n' > /tmp/shtrue
 # each copied and verified once, and libc's later mappings are hits.
 kb=\$(cat /proc/sys/fs/elfsig/cache_kb)
 printf '#!/bin/sh\necho 0 > /proc/sys/fs/elfsig/cache_kb\necho %s > /proc/sys/fs/elfsig/cache_kb\nexec /opt/t/dynprobe.signed\n' "\$kb" > /tmp/first
-chmod 755 /tmp/sha /tmp/shtrue /tmp/first
+# Taken apart: a script that empties the cache (freeing the copies the
+# run before made) and execs the unsigned program, then the signed
+# program exec'd directly into the empty cache (a first exec, nothing
+# else); and the script's baseline, the shell exec'ing the unsigned one.
+printf '#!/bin/sh\necho 0 > /proc/sys/fs/elfsig/cache_kb\necho %s > /proc/sys/fs/elfsig/cache_kb\nexec /opt/t/dynprobe\n' "\$kb" > /tmp/empty
+printf '#!/bin/sh\nexec /opt/t/dynprobe\n' > /tmp/shun
+chmod 755 /tmp/sha /tmp/shtrue /tmp/first /tmp/empty /tmp/shun
 echo "BENCH phase: first exec (cache emptied before each) vs sha256sum of the program, ld.so and libc"
 /opt/t/benchloop $RUNS /tmp/first /tmp/sha
+echo "BENCH phase: taken apart: emptying the cache (then the unsigned program), and a first exec alone"
+/opt/t/benchloop $RUNS /tmp/empty /opt/t/dynprobe.signed
+/opt/t/benchloop $RUNS /tmp/shun /opt/t/dynprobe
 echo "BENCH cache_stats: \$(cat /proc/sys/fs/elfsig/cache_stats)"
 echo 0 > /proc/sys/fs/elfsig/cache_kb
 echo "BENCH phase: cache off (every mapping of libc copied and verified again) vs sha256sum"
