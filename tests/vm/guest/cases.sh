@@ -153,15 +153,8 @@ dyn_enforce() {
 	expect_out "dyn: it is verified (the kexec gate lets it through)" 0 "verified" $D/dynprobe.signed whoami
 	expect_out "dyn: control: the unsigned program is not" 0 "unverified" $D/dynprobe whoami
 	expect "dyn: signed hello-dyn (PT_INTERP) runs" "*hello*RESULT exit 0*" $T/hello-dyn.signed
-	$D/dynprobe.signed sleep 60 &
-	V=$!
-	$D/dynprobe sleep 60 &
-	U=$!
-	sleep 1
-	expect_probe "dyn: root cannot ptrace the verified dynamic process" 1 $P attach $V
-	expect_probe "dyn: control: root can ptrace the unsigned one" 0 $P attach $U
-	kill $V $U 2>/dev/null
-	wait 2>/dev/null
+	attach_bg "dyn: root cannot ptrace the verified dynamic process" 1 $D/dynprobe.signed
+	attach_bg "dyn: control: root can ptrace the unsigned one" 0 $D/dynprobe
 
 	# the interpreter
 	cp $D/ld.unsigned $D/ld.so
@@ -218,12 +211,7 @@ dyn_enforce() {
 		expect_out "dyn: ANON_EXEC note: $op works" 0 "$op: ok" $D/dynprobe-jit.signed $op
 	done
 	expect_out "dyn: ANON_EXEC note: the process is not verified" 0 "unverified" $D/dynprobe-jit.signed whoami
-	$D/dynprobe-jit.signed sleep 60 &
-	V=$!
-	sleep 1
-	expect_probe "dyn: ANON_EXEC note: root can ptrace it" 0 $P attach $V
-	kill $V 2>/dev/null
-	wait 2>/dev/null
+	attach_bg "dyn: ANON_EXEC note: root can ptrace it" 0 $D/dynprobe-jit.signed
 
 	# real Debian binaries, signed, running verified
 	sleep 5
@@ -1152,11 +1140,7 @@ off)
 	*"hello.tampered-load"*) fail "off: nothing logged" "found a log line" ;;
 	*) pass "off: nothing logged" ;;
 	esac
-	$PS sleep 60 &
-	V=$!
-	sleep 1
-	expect_probe "off: signed process gets no protection" 0 $P attach $V
-	kill $V; wait 2>/dev/null
+	attach_bg "off: signed process gets no protection" 0 $PS
 	OUT=$($PS shoff 2>&1)
 	case "$OUT" in
 	"shoff "[1-9]*) pass "off: a signed image is mapped from the file ($OUT)" ;;
