@@ -105,7 +105,7 @@ $(O)/vm/dynprobe32: tests/vm/guest/dynprobe.c
 
 VM_DYN := $(O)/vm/dynprobe $(O)/vm/dynprobe-jit $(O)/vm/dynprobe-ldx $(O)/vm/dynmod.so \
 	$(O)/vm/dynprobe-bignote $(O)/vm/dynprobe-xs $(O)/vm/dynprobe32
-$(O)/vm/probe $(filter $(O)/vm/dynprobe%,$(VM_DYN)): tests/vm/guest/whoami.h
+$(O)/vm/probe $(filter $(O)/vm/dynprobe%,$(VM_DYN)): tests/vm/guest/whoami.h tests/vm/guest/selfmem.h
 
 # A static PIE (ET_DYN without PT_INTERP): mapped at a random load bias.
 $(O)/vm/hello-pie: tests/vm/guest/hello.c

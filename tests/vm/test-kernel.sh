@@ -146,7 +146,7 @@ while read -r v; do
 	t_resign_raw "$D/notes/$v" "$K/rsa2048.key" "$K/rsa2048.pem" ||
 		{ t_fail "crafted ELFSIG notes" "signing $v failed"; exit 0; }
 done < "$S/notes.list"
-for b in sha256sum cat env; do
+for b in sha256sum cat env dd; do
 	cp "/usr/bin/$b" "$S/deb/$b" &&
 	sign rsa2048 "$S/deb/$b.signed" "/usr/bin/$b" --allow-interp ||
 		{ t_fail "signing Debian's $b" "signelf sign failed"; exit 0; }

@@ -147,6 +147,146 @@ attach_bg() {
 	wait $_v 2>/dev/null
 }
 
+# attach_fifo NAME PROG ARG...: PROG, blocked reading /tmp/fifo (one of
+# its ARGs), is a verified process: root cannot ptrace it
+attach_fifo() {
+	_n=$1; shift
+	rm -f /tmp/fifo && mkfifo /tmp/fifo
+	"$@" > /dev/null 2>&1 &
+	_v=$!
+	sleep 1
+	expect_probe "$_n" 1 $P attach $_v
+	echo x > /tmp/fifo
+	wait $_v 2>/dev/null
+	rm -f /tmp/fifo
+}
+
+# child_of PID: the first child of PID (a program "probe run-as" started)
+child_of() {
+	for _s in /proc/[0-9]*/stat; do
+		read -r _p _c _st _pp _r < "$_s" 2>/dev/null || continue
+		[ "$_pp" = "$1" ] && { echo "$_p"; return; }
+	done
+}
+
+# A verified process runs only signed code: no write of its own reaches
+# its executable memory, nothing makes its data code, and what others
+# read of it (docs/kernel.md, "Only signed code runs"). Needs the kexec
+# gate on (section 8): the gadget's exit status says what it was.
+signed_code() {
+	sleep 5
+	for w in text vdso; do
+		expect_out "own $w: a verified process cannot write it through /proc/self/mem" 1 "selfmem-$w: Input/output error" $PS selfmem $w
+		expect_out "control: an unsigned process writes its own $w" 0 "selfmem-$w: ok" $P selfmem $w
+	done
+	for w in text vdso lib; do
+		expect_out "dyn: own $w: a verified dynamic process cannot write it through /proc/self/mem" 1 "selfmem-$w: Input/output error" $D/dynprobe.signed selfmem $w
+		expect_out "dyn: control: an unsigned dynamic process writes its own $w" 0 "selfmem-$w: ok" $D/dynprobe selfmem $w
+	done
+	expect_klog "log: write into the vDSO" ": write into the vDSO"
+	expect_klog "log: write into executable memory" ": write into executable memory"
+	L=/lib/x86_64-linux-gnu/libc.so.6
+	sleep 5
+	expect_out "write then exec: libc's text mapped, made read-only, written: the write is refused" 1 "cow-text: write: Input/output error" $D/dynprobe.signed cow-text $L
+	expect_out "write then exec: control: an unsigned process runs what it wrote into its text" 0 "cow-text: ok" $D/dynprobe cow-text $L
+	expect_out "write then exec: libc's text mapped read-only, written: mprotect(PROT_EXEC) refused" 1 "cow-data: mprotect: Permission denied" $D/dynprobe.signed cow-data $L
+	expect_out "write then exec: control: an unsigned process runs what it wrote into its read-only mapping" 0 "cow-data: ok" $D/dynprobe cow-data $L
+	expect_out "write then exec: the vDSO made writable, written: mprotect(PROT_EXEC) refused" 1 "vdso-rw: Permission denied" $D/dynprobe.signed vdso-rw
+	expect_out "write then exec: control: an unsigned process makes its written vDSO executable" 0 "vdso-rw: ok" $D/dynprobe vdso-rw
+	sleep 5
+	for f in $L $D/dynmod.so.signed; do
+		expect_out "READ_IMPLIES_EXEC set after exec: PROT_READ of ${f##*/}'s data is not made executable" 1 "rie-map: Permission denied" $D/dynprobe.signed rie-map "$f"
+		expect_out "READ_IMPLIES_EXEC: control: an unsigned process gets ${f##*/}'s data executable" 0 "rie-map: ok" $D/dynprobe rie-map "$f"
+	done
+	expect_klog "log: READ_IMPLIES_EXEC after exec" ": mapping made executable by the personality"
+
+	# the signed-dd gadget: a real Debian dd, signed, writes the kexec
+	# gadget over its own vDSO's clock_gettime, which it calls to print
+	# its statistics; address randomisation off, so a dd finds its vDSO
+	# where the dd before it had it
+	sleep 5
+	read -r aslr < /proc/sys/kernel/randomize_va_space
+	echo 0 > /proc/sys/kernel/randomize_va_space
+	$P gadget > /tmp/gadget
+	off=$($P vdso-sym __vdso_clock_gettime)
+	for v in signed unsigned; do
+		dd=$T/deb/dd.signed
+		[ $v = unsigned ] && dd=$T/deb/dd
+		base=$($dd if=/proc/self/maps 2>/dev/null | grep '\[vdso\]' | cut -d- -f1)
+		OUT=$($dd if=/tmp/gadget of=/proc/self/mem bs=64 seek=$((0x$base + off)) oflag=seek_bytes conv=notrunc 2>&1)
+		eval "rc_$v=\$? out_$v=\"\$(oneline \"\$OUT\")\""
+	done
+	echo "$aslr" > /proc/sys/kernel/randomize_va_space
+	rm -f /tmp/gadget
+	# shellcheck disable=SC2154
+	case "$rc_signed:$out_signed" in
+	1:*"Input/output error"*) pass "signed dd gadget: the verified dd cannot write its vDSO ($out_signed)" ;;
+	42:*) fail "signed dd gadget: the verified dd cannot write its vDSO" "the gadget ran verified: kexec_file_load returned 0" ;;
+	*) fail "signed dd gadget: the verified dd cannot write its vDSO" "exit $rc_signed: $out_signed" ;;
+	esac
+	# shellcheck disable=SC2154
+	[ "$rc_unsigned" = 43 ] && pass "signed dd gadget: control: the unsigned dd runs the gadget from its vDSO (kexec refused: not verified)" ||
+		fail "signed dd gadget: control: the unsigned dd runs the gadget from its vDSO" "exit $rc_unsigned: $out_unsigned"
+	attach_fifo "signed dd gadget: the signed dd is a verified process (root cannot ptrace it)" $T/deb/dd.signed if=/tmp/fifo of=/dev/null
+
+	# perf: refused to others, root and the same user; dropped at exec;
+	# a CPU-wide event sees no user registers or stack of it
+	sleep 5
+	$PS sleep 60 &
+	V=$!
+	$P sleep 60 &
+	U=$!
+	$P run-as 1000 $PS sleep 60 &
+	V1p=$!
+	$P run-as 1000 $P sleep 60 &
+	U1p=$!
+	sleep 1
+	V1=$(child_of $V1p) U1=$(child_of $U1p)
+	expect_probe "perf: root cannot perf_event_open a verified process" 1 $P perf $V
+	expect_probe "perf: control: root can perf_event_open an unsigned process" 0 $P perf $U
+	expect_out "perf: uid 1000 cannot perf_event_open its own verified process" 0 "*perf: EACCES*RESULT exit 1*" $P run-as 1000 $P perf "$V1"
+	expect_out "perf: control: uid 1000 can perf_event_open its own unsigned process" 0 "*perf: ok*RESULT exit 0*" $P run-as 1000 $P perf "$U1"
+	expect_probe "perf: a verified process may perf_event_open itself" 0 $PS perf self
+	expect_probe "perf: an event opened before the exec of a verified image is removed at it" 1 $P perf-exec $PS spin 3
+	expect_probe "perf: control: it follows the exec of an unsigned one" 0 $P perf-exec $P spin 3
+	for pr in $PS $P; do
+		"$pr" spin 3 &
+		S=$!
+		sleep 1
+		OUT=$($P perf-cpu $S 2>&1); rc=$?
+		wait $S
+		if [ "$pr" = "$PS" ]; then
+			[ $rc = 1 ] && pass "perf: a CPU-wide event's samples of a verified process carry no user registers or stack ($OUT)" ||
+				fail "perf: a CPU-wide event's samples of a verified process carry no user registers or stack" "exit $rc: $(oneline "$OUT")"
+		else
+			[ $rc = 0 ] && pass "perf: control: those of an unsigned process do ($OUT)" ||
+				fail "perf: control: those of an unsigned process do" "exit $rc: $(oneline "$OUT")"
+		fi
+	done
+
+	# /proc: memory contents refused, metadata kept (what systemd and ps read)
+	for f in stat status cmdline comm cgroup maps environ auxv; do
+		works "proc: root reads /proc/PID/$f of a verified process" cat /proc/$V/$f
+	done
+	for f in stat status cmdline comm environ auxv; do
+		expect_out "proc: uid 1000 reads /proc/PID/$f of its verified process" 0 "*RESULT exit 0*" $P run-as 1000 /bin/cat /proc/"$V1"/$f
+	done
+	works "proc: root reads /proc/PID/pagemap of a verified process" head -c 8 /proc/$V/pagemap
+	refused "proc: root cannot read /proc/PID/syscall of a verified process" cat /proc/$V/syscall
+	works "proc: control: root reads /proc/PID/syscall of an unsigned process" cat /proc/$U/syscall
+	if [ -e /proc/$U/stack ]; then
+		refused "proc: root cannot read /proc/PID/stack of a verified process" cat /proc/$V/stack
+		works "proc: control: root reads /proc/PID/stack of an unsigned process" cat /proc/$U/stack
+	else
+		skip "proc: /proc/PID/stack" "CONFIG_STACKTRACE is not set in this kernel"
+	fi
+	kill $V $U "$V1" "$U1" $V1p $U1p 2>/dev/null
+	wait 2>/dev/null
+	skip "kcmp of a verified process" "CONFIG_KCMP is not set in the test kernels"
+	skip "shmat(SHM_EXEC) in a verified process" "CONFIG_SYSVIPC is not set in the test kernels"
+	skip "io_uring registered buffers of a verified process" "CONFIG_IO_URING is not set in the test kernels"
+}
+
 dyn_enforce() {
 	sleep 5	# the log rate limit
 	expect_out "dyn: signed glibc program, signed ld.so and libc: runs" 0 "*dynprobe: hello*" $D/dynprobe.signed hello
@@ -221,14 +361,7 @@ dyn_enforce() {
 	echo "elfsig cat" > /tmp/cat.in
 	expect_out "deb: signed cat runs" 0 "elfsig cat" $T/deb/cat.signed /tmp/cat.in
 	rm -f /tmp/cat.in
-	rm -f /tmp/fifo && mkfifo /tmp/fifo
-	$T/deb/cat.signed /tmp/fifo > /dev/null &
-	V=$!
-	sleep 1
-	expect_probe "deb: root cannot ptrace the verified Debian cat" 1 $P attach $V
-	echo x > /tmp/fifo
-	wait $V 2>/dev/null
-	rm -f /tmp/fifo
+	attach_fifo "deb: root cannot ptrace the verified Debian cat" $T/deb/cat.signed /tmp/fifo
 }
 
 # What a loader may map executable, what exec may set up, and how the
@@ -968,6 +1101,9 @@ enforce)
 	read -r g < /proc/sys/fs/elfsig/kexec_verified_only
 	[ "$g" = 1 ] && pass "kexec gate cannot be switched off" || fail "kexec gate cannot be switched off" "value $g"
 	expect_log "log: kexec refused" "path=$P: kexec refused: process not verified"
+
+	# 8b. only signed code runs (the gate is on)
+	signed_code
 
 	# 7b. traced at exec: runs, but unverified
 	expect "control: signed probe is verified" "verified*RESULT exit 0*" $PS whoami

@@ -19,11 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <link.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "selfmem.h"
 #include "whoami.h"
 
 #ifdef ELFSIG_JIT
@@ -148,7 +150,7 @@ static int do_map_exec(const char *path)
  * the headers it read() said that segment is code; check that the bytes
  * mapped are the file's.
  */
-static void *map_seg(const char *path, const char *kind, size_t *lenp)
+static void *map_seg(const char *path, const char *kind, int prot, size_t *lenp)
 {
 	int text = !strcmp(kind, "text");
 	long pg = sysconf(_SC_PAGESIZE);
@@ -174,7 +176,7 @@ static void *map_seg(const char *path, const char *kind, size_t *lenp)
 	}
 	off = ph.p_offset & ~(pg - 1);
 	len = ((ph.p_offset + ph.p_filesz + pg - 1) & ~(pg - 1)) - off;
-	p = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, off);
+	p = mmap(NULL, len, prot, MAP_PRIVATE, fd, off);
 	if (p == MAP_FAILED)
 		return NULL;
 	buf = malloc(ph.p_filesz);
@@ -193,14 +195,14 @@ static int do_map_seg(const char *path, const char *kind)
 {
 	size_t len;
 
-	return verdict("map-seg", map_seg(path, kind, &len) != NULL);
+	return verdict("map-seg", map_seg(path, kind, PROT_READ | PROT_EXEC, &len) != NULL);
 }
 
 /* Grow an executable mapping of FILE's text over the bytes that follow. */
 static int do_mremap_grow(const char *path)
 {
 	size_t len;
-	void *p = map_seg(path, "text", &len), *q;
+	void *p = map_seg(path, "text", PROT_READ | PROT_EXEC, &len), *q;
 
 	if (!p)
 		return verdict("mremap-grow: map", 0);
@@ -240,6 +242,114 @@ static int do_rie_brk(void)
 	}
 	personality(PER_LINUX);
 	return verdict("rie-brk", 1);
+}
+
+/* Write through /proc/self/mem into own text, the vDSO, or libc's text. */
+static int do_selfmem(const char *what)
+{
+	unsigned long vdso = getauxval(AT_SYSINFO_EHDR);
+
+	if (!strcmp(what, "text"))
+		return selfmem_write("selfmem-text", (unsigned long)do_selfmem);
+	if (!strcmp(what, "vdso") && vdso)
+		return selfmem_write("selfmem-vdso", vdso);
+	if (!strcmp(what, "lib"))
+		return selfmem_write("selfmem-lib",
+				     (unsigned long)dlsym(RTLD_DEFAULT, "write"));
+	errno = EINVAL;
+	return verdict("selfmem", 0);
+}
+
+/*
+ * Write, then execute. cow-text: FILE's text mapped executable, made
+ * read-only, a "ret" written over its first byte through /proc/self/mem,
+ * made executable again and called. cow-data: the same text mapped
+ * read-only (not executable) from the start. In a verified process the
+ * first fails at the write, the second at the mprotect().
+ */
+static int do_cow(const char *path, int was_exec)
+{
+	const char *what = was_exec ? "cow-text" : "cow-data";
+	size_t len;
+	unsigned char *p;
+	int fd, ok;
+
+	p = map_seg(path, "text", was_exec ? PROT_READ | PROT_EXEC : PROT_READ, &len);
+	if (!p || (was_exec && mprotect(p, len, PROT_READ)))
+		return verdict(what, 0);
+	fd = open("/proc/self/mem", O_RDWR);
+	ok = fd >= 0 && pwrite(fd, ret_insn, sizeof(ret_insn), (off_t)(unsigned long)p) ==
+		sizeof(ret_insn);
+	if (!ok) {
+		printf("%s: write: %s\n", what, strerror(errno));
+		return 1;
+	}
+	close(fd);
+	if (mprotect(p, len, PROT_READ | PROT_EXEC)) {
+		printf("%s: mprotect: %s\n", what, strerror(errno));
+		return 1;
+	}
+	((void (*)(void))p)();
+	return verdict(what, 1);
+}
+
+/*
+ * The vDSO made writable, written (the byte it holds), and made
+ * executable again: its bytes are then no longer the kernel's. The whole
+ * mapping: a special mapping cannot be split.
+ */
+static int do_vdso_rw(void)
+{
+	unsigned long a = 0, b = 0, s, e;
+	char line[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &s, &e) == 2)
+			a = s, b = e;
+	if (f)
+		fclose(f);
+	if (!a) {
+		errno = ENOENT;
+		return verdict("vdso-rw", 0);
+	}
+	if (mprotect((void *)a, b - a, PROT_READ | PROT_WRITE))
+		return verdict("vdso-rw: mprotect(PROT_WRITE)", 0);
+	*(volatile unsigned char *)a = *(volatile unsigned char *)a;
+	return verdict("vdso-rw", !mprotect((void *)a, b - a, PROT_READ | PROT_EXEC));
+}
+
+/*
+ * Set READ_IMPLIES_EXEC after exec, then map FILE's first segment that is
+ * not executable (read-only data) PROT_READ: the personality makes
+ * mmap() add PROT_EXEC. "ok" only if the mapping really is executable.
+ */
+static int do_rie_map(const char *path)
+{
+	char line[256], want[32];
+	size_t len;
+	void *p;
+	FILE *f;
+	int x = 0;
+
+	if (personality(READ_IMPLIES_EXEC) == -1)
+		return verdict("rie-map", 0);
+	p = map_seg(path, "data", PROT_READ, &len);
+	personality(PER_LINUX);
+	if (!p)
+		return verdict("rie-map", 0);
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)p);
+	f = fopen("/proc/self/maps", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)))
+			x = strchr(line, ' ')[3] == 'x';
+	if (f)
+		fclose(f);
+	if (!x) {
+		puts("rie-map: mapped, not executable");
+		return 2;
+	}
+	return verdict("rie-map", 1);
 }
 
 static int do_dlopen(const char *path)
@@ -288,6 +398,16 @@ int main(int argc, char **argv)
 		return do_rie_brk();
 	if (!strcmp(cmd, "rie-exec") && argc > 2)
 		return do_rie_exec(argv + 2);
+	if (!strcmp(cmd, "selfmem") && argc > 2)
+		return do_selfmem(argv[2]);
+	if (!strcmp(cmd, "cow-text") && argc > 2)
+		return do_cow(argv[2], 1);
+	if (!strcmp(cmd, "cow-data") && argc > 2)
+		return do_cow(argv[2], 0);
+	if (!strcmp(cmd, "vdso-rw"))
+		return do_vdso_rw();
+	if (!strcmp(cmd, "rie-map") && argc > 2)
+		return do_rie_map(argv[2]);
 	if (!strcmp(cmd, "whoami"))
 		return do_whoami();
 	if (!strcmp(cmd, "sleep") && argc > 2) {
@@ -297,7 +417,8 @@ int main(int argc, char **argv)
 	fputs("usage: dynprobe hello | anon-exec | wx | mprotect | memfd-exec\n"
 	      "       | map-exec FILE | dlopen FILE | map-seg FILE text|data\n"
 	      "       | mremap-grow FILE | rie-exec PROG [ARG...] | rie-brk | whoami\n"
-	      "       | sleep SEC\n",
+	      "       | selfmem text|vdso|lib | cow-text FILE | cow-data FILE | vdso-rw\n"
+	      "       | rie-map FILE | sleep SEC\n",
 	      stderr);
 	return 2;
 }

@@ -2,7 +2,8 @@
 /*
  * probe - static multi-tool for elfsig's QEMU tests: exec with a precise
  * outcome, ptrace / /proc/PID/mem / process_vm_* / process_madvise /
- * userfaultfd / kexec probes, run as another user, dump the kernel log,
+ * userfaultfd / kexec / perf probes, writes through /proc/self/mem, the
+ * vDSO gadget for a signed dd, run as another user, dump the kernel log,
  * power off.
  *
  * Probes print one word and exit 0 when the operation succeeded, 1 when it
@@ -13,12 +14,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/perf_event.h>
 #include <linux/userfaultfd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
@@ -31,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "selfmem.h"
 #include "whoami.h"
 
 #ifndef MADV_COLD
@@ -450,6 +454,254 @@ fail:
 	return 2;
 }
 
+/*
+ * perf_event_open() of PID (0: this process), as a profiler samples a
+ * task: its user registers and 4 KiB of its user stack at each sample.
+ */
+static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+	return syscall(SYS_perf_event_open, a, pid, cpu, -1, 0UL);
+}
+
+/*
+ * A software event that samples the user registers (AX..DI) and 256
+ * bytes of the user stack of what it watches, as a profiler does.
+ */
+static void sampling_attr(struct perf_event_attr *a, unsigned long long config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = config;
+	a->sample_period = 1000000;
+	a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a->sample_regs_user = 0xff;
+	a->sample_stack_user = 256;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+}
+
+static int do_perf(pid_t pid)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	sampling_attr(&a, PERF_COUNT_SW_TASK_CLOCK);
+	fd = perf_open(&a, pid, -1);
+
+	if (fd >= 0)
+		close(fd);
+	return report("perf", fd);
+}
+
+/*
+ * A counting event opened on a child before it execs PROG (a spinner):
+ * kept across the exec (it goes on counting the child's CPU time) or
+ * removed at it (its count no longer moves).
+ */
+static int do_perf_exec(char **argv)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.disabled = 1,
+		.enable_on_exec = 1,
+	};
+	unsigned long long c1 = 0, c2 = 0;
+	int go[2], st, ok;
+	long fd;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(go))
+		return 2;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(go[0]);
+	fd = perf_open(&a, pid, -1);
+	if (write(go[1], &c, 1) != 1 || fd < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		return report("perf-exec: open", fd < 0 ? -1 : 0);
+	}
+	usleep(500000);
+	ok = read(fd, &c1, sizeof(c1)) == sizeof(c1);
+	usleep(500000);
+	ok = ok && read(fd, &c2, sizeof(c2)) == sizeof(c2);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(fd);
+	if (!ok)
+		return report("perf-exec: read", -1);
+	if (c2 == c1) {
+		printf("perf-exec: removed at exec (count %llu)\n", c1);
+		return 1;
+	}
+	printf("perf-exec: kept (count %llu -> %llu)\n", c1, c2);
+	return 0;
+}
+
+/* Burn CPU in user mode for SEC seconds (a target for perf-cpu). */
+static int do_spin(unsigned int sec)
+{
+	time_t end = time(NULL) + sec;
+	volatile unsigned long n = 0;
+
+	while (time(NULL) < end)
+		n++;
+	return 0;
+}
+
+/*
+ * A CPU-wide sampling event on CPU 0 for a second, as "perf record -a"
+ * with --user-regs and a user stack dump: of the samples of PID, how
+ * many carry its user registers and stack? Exit 0 if some do, 1 if
+ * none does, 2 if there was no sample of PID.
+ */
+static int do_perf_cpu(pid_t pid)
+{
+	struct perf_event_attr a;
+	long pg = sysconf(_SC_PAGESIZE), fd;
+	size_t len = (1 + 64) * pg;
+	struct perf_event_mmap_page *meta;
+	unsigned long long head, tail, nsamp = 0, nuser = 0;
+	unsigned char *data;
+
+	sampling_attr(&a, PERF_COUNT_SW_CPU_CLOCK);
+	fd = perf_open(&a, -1, 0);
+	if (fd < 0)
+		return report("perf-cpu", -1);
+	meta = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (meta == MAP_FAILED)
+		return report("perf-cpu: mmap", -1);
+	sleep(1);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	data = (unsigned char *)meta + meta->data_offset;
+	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	for (tail = meta->data_tail; tail < head;) {
+		struct perf_event_header h;
+		unsigned char rec[4096];
+		unsigned long long abi, size, off;
+		size_t i;
+
+		for (i = 0; i < sizeof(h); i++)
+			((unsigned char *)&h)[i] = data[(tail + i) % meta->data_size];
+		if (h.size < sizeof(h) || h.size > sizeof(rec))
+			break;
+		for (i = 0; i < h.size; i++)
+			rec[i] = data[(tail + i) % meta->data_size];
+		tail += h.size;
+		if (h.type != PERF_RECORD_SAMPLE ||
+		    *(uint32_t *)(rec + sizeof(h)) != (uint32_t)pid)
+			continue;
+		nsamp++;
+		/* u32 pid, tid; u64 abi; u64 regs[8] if abi; u64 size ... */
+		off = sizeof(h) + 8;
+		memcpy(&abi, rec + off, 8);
+		off += 8 + (abi ? 8 * 8 : 0);
+		memcpy(&size, rec + off, 8);
+		if (abi || size)
+			nuser++;
+	}
+	printf("perf-cpu: %llu samples of %d, %llu with its user registers or stack\n",
+	       nsamp, pid, nuser);
+	return !nsamp ? 2 : nuser ? 0 : 1;
+}
+
+/* The vDSO's base, from the auxiliary vector. */
+static unsigned long vdso_base(void)
+{
+	return getauxval(AT_SYSINFO_EHDR);
+}
+
+/*
+ * The offset in the vDSO of its dynamic symbol NAME, or 0: the vDSO is
+ * mapped whole, its section headers included, and linked at 0.
+ */
+static unsigned long vdso_sym(const char *name)
+{
+	const unsigned char *base = (const void *)vdso_base();
+	const Elf64_Ehdr *eh = (const void *)base;
+	const Elf64_Shdr *sh;
+	const Elf64_Sym *sym;
+	const char *str;
+	unsigned int i, j;
+
+	if (!base)
+		return 0;
+	sh = (const void *)(base + eh->e_shoff);
+	for (i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_link >= eh->e_shnum)
+			continue;
+		sym = (const void *)(base + sh[i].sh_offset);
+		str = (const char *)base + sh[sh[i].sh_link].sh_offset;
+		for (j = 0; j < sh[i].sh_size / sizeof(*sym); j++)
+			if (!strcmp(str + sym[j].st_name, name))
+				return sym[j].st_value;
+	}
+	return 0;
+}
+
+static int do_vdso_sym(const char *name)
+{
+	unsigned long off = vdso_sym(name);
+
+	if (!off) {
+		errno = ENOENT;
+		return report("vdso-sym", -1);
+	}
+	printf("%lu\n", off);
+	return 0;
+}
+
+/*
+ * The gadget written over a vDSO function (x86-64): unload kexec with
+ * kexec_file_load(-1, -1, 0, NULL, KEXEC_FILE_UNLOAD), which the kexec
+ * gate allows only to a verified process, and exit 42 if it worked, 43
+ * if it was refused.
+ */
+static const unsigned char kexec_gadget[] = {
+	0xbf, 0xff, 0xff, 0xff, 0xff,		/* mov $-1, %edi */
+	0xbe, 0xff, 0xff, 0xff, 0xff,		/* mov $-1, %esi */
+	0x31, 0xd2,				/* xor %edx, %edx */
+	0x45, 0x31, 0xd2,			/* xor %r10d, %r10d */
+	0x41, 0xb8, 0x01, 0x00, 0x00, 0x00,	/* mov $1, %r8d */
+	0xb8, 0x40, 0x01, 0x00, 0x00,		/* mov $320, %eax */
+	0x0f, 0x05,				/* syscall */
+	0x85, 0xc0,				/* test %eax, %eax */
+	0xbf, 0x2a, 0x00, 0x00, 0x00,		/* mov $42, %edi */
+	0xb9, 0x2b, 0x00, 0x00, 0x00,		/* mov $43, %ecx */
+	0x0f, 0x45, 0xf9,			/* cmovne %ecx, %edi */
+	0xb8, 0xe7, 0x00, 0x00, 0x00,		/* mov $231, %eax */
+	0x0f, 0x05,				/* syscall: exit_group */
+};
+
+static int do_gadget(void)
+{
+	return fwrite(kexec_gadget, sizeof(kexec_gadget), 1, stdout) == 1 ? 0 : 2;
+}
+
+/* main's page: this program's own text */
+int main(int argc, char **argv);
+
+static int do_selfmem(const char *what)
+{
+	if (!strcmp(what, "text"))
+		return selfmem_write("selfmem-text", (unsigned long)main);
+	if (!strcmp(what, "vdso") && vdso_sym("__vdso_clock_gettime"))
+		return selfmem_write("selfmem-vdso",
+				     vdso_base() + vdso_sym("__vdso_clock_gettime"));
+	return report("selfmem", -1);
+}
+
 static int usage(void)
 {
 	fputs("usage: probe exec|traceme-exec PATH [ARG...] | attach|seize|memread|memwrite|vmread|vmwrite|getfd PID\n"
@@ -457,7 +709,9 @@ static int usage(void)
 	      "       | memlock | shoff | dmesg | poweroff\n"
 	      "       | fake-image SIGNED OUT BYTES | fake-spread SIGNED OUT N | hog MIB SEC\n"
 	      "       | hold-memfd SEC\n"
-	      "       | reopen PID fd|map_files|cwd|root | madvise PID|self | uffd sys|dev\n", stderr);
+	      "       | reopen PID fd|map_files|cwd|root | madvise PID|self | uffd sys|dev\n"
+	      "       | perf PID|self | perf-exec PATH [ARG...] | perf-cpu PID | spin SEC\n"
+	      "       | selfmem text|vdso | vdso-sym NAME | gadget\n", stderr);
 	return 2;
 }
 
@@ -527,6 +781,20 @@ int main(int argc, char **argv)
 		return do_uffd(argv[2]);
 	if (!strcmp(cmd, "hog") && argc > 3)
 		return do_hog(strtoul(argv[2], NULL, 0), atoi(argv[3]));
+	if (!strcmp(cmd, "perf") && argc > 2)
+		return do_perf(strcmp(argv[2], "self") ? pid : 0);
+	if (!strcmp(cmd, "perf-exec") && argc > 2)
+		return do_perf_exec(argv + 2);
+	if (!strcmp(cmd, "perf-cpu") && pid)
+		return do_perf_cpu(pid);
+	if (!strcmp(cmd, "spin") && argc > 2)
+		return do_spin(atoi(argv[2]));
+	if (!strcmp(cmd, "selfmem") && argc > 2)
+		return do_selfmem(argv[2]);
+	if (!strcmp(cmd, "vdso-sym") && argc > 2)
+		return do_vdso_sym(argv[2]);
+	if (!strcmp(cmd, "gadget"))
+		return do_gadget();
 	if (!strcmp(cmd, "dmesg"))
 		return do_dmesg();
 	if (!strcmp(cmd, "poweroff")) {
