@@ -52,6 +52,7 @@ include signer/signer.mk
 -include tpm/tpm.mk
 -include keyloader/keyloader.mk
 -include attest/attest.mk
+-include packaging/packaging.mk
 -include kernel/kernel.mk
 -include tests/tests.mk
 

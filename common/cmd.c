@@ -9,6 +9,30 @@
 
 #include "common.h"
 
+/*
+ * The top-level VERSION file, through the Makefile (common/common.mk);
+ * "unknown" only where a tool reads the sources without it (cppcheck).
+ */
+#ifndef ELFSIG_VERSION
+#define ELFSIG_VERSION "unknown"
+#endif
+
+const char *common_version(void)
+{
+	return ELFSIG_VERSION;
+}
+
+bool common_is_version_request(int argc, char **argv)
+{
+	return argc == 2 && (!strcmp(argv[1], "-V") ||
+			     !strcmp(argv[1], "--version"));
+}
+
+void common_print_version(const char *prog)
+{
+	printf("%s %s\n", prog, common_version());
+}
+
 static void prog_usage(const struct common_prog *p, FILE *f)
 {
 	size_t i, w = 4;
@@ -23,6 +47,8 @@ static void prog_usage(const struct common_prog *p, FILE *f)
 			p->cmds[i].summary);
 	fprintf(f, "  %-*s  %s\n\n%s", (int)w, "help",
 		"this list, or 'help COMMAND' for a command's options", p->outro);
+	fprintf(f, "'%s -V' or '%s --version' prints the version.\n", p->name,
+		p->name);
 }
 
 static const struct common_cmd *find(const struct common_prog *p,
@@ -43,6 +69,10 @@ int common_prog_main(const struct common_prog *p, int argc, char **argv)
 	if (argc < 2) {
 		prog_usage(p, stderr);
 		return p->exit_usage;
+	}
+	if (common_is_version_request(argc, argv)) {
+		common_print_version(p->name);
+		return p->exit_ok;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    (!strcmp(argv[1], "help") && argc == 2)) {

@@ -238,6 +238,28 @@ int common_unhex(const char *in, size_t inlen, uint8_t *out,
 int common_unbase64(const char *in, size_t n, uint8_t *out, size_t cap,
 		    size_t *len) COMMON_INTERNAL;
 
+/**
+ * common_version() - the project's version (the top-level VERSION file),
+ * one for every program and library
+ * Return: a static string, e.g. "0.1".
+ */
+const char *common_version(void) COMMON_INTERNAL;
+
+/**
+ * common_is_version_request() - is this command line "PROG -V" or
+ * "PROG --version", the option alone?
+ * @argc: main()'s
+ * @argv: main()'s
+ * Return: true when it is.
+ */
+bool common_is_version_request(int argc, char **argv) COMMON_INTERNAL;
+
+/**
+ * common_print_version() - "PROG VERSION" on stdout
+ * @prog: the program's name
+ */
+void common_print_version(const char *prog) COMMON_INTERNAL;
+
 /* ---- cmd.c: the programs' subcommand tables ---- */
 #include <stdio.h>
 
@@ -264,6 +286,7 @@ struct common_prog {
  * @argv: main()'s
  *
  * "-h", "--help" and "help" print the table; "help CMD" runs CMD --help;
+ * "-V" or "--version" alone prints the version;
  * no command prints the table on stderr; an unknown one gets one line.
  * Return: the command's exit status, @p->exit_ok or @p->exit_usage.
  */

@@ -5,3 +5,9 @@
 
 COMMON_SRCS := common/common.c common/cmd.c
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(O)/%.o)
+
+# One version for the whole project (common_version()): the VERSION file.
+ELFSIG_VERSION := $(shell cat VERSION)
+VERSION_DEF    := -DELFSIG_VERSION='"$(ELFSIG_VERSION)"'
+CPPFLAGS       += $(VERSION_DEF)
+$(O)/common/cmd.o: VERSION

@@ -227,6 +227,9 @@ static void usage(FILE *f)
 "                        load: 'fail' (default: one line each, exit 12) or\n"
 "                        'warn' (one line each, status unchanged)\n"
 "  -h, --help            this help\n"
+"  -V, --version         print the version and exit (alone only: with other\n"
+"                        options it is a bad command line, and the keyring\n"
+"                        is locked)\n"
 "\n"
 "Exit status: 0 loaded, 1 partial, 2 usage, 3 bad input, 4 TPM error,\n"
 "5 no signed PCR policy matches, 6 policy or sealed object not the\n"
@@ -1008,6 +1011,14 @@ int main(int argc, char **argv)
 	struct run r = { .measure = { .logfd = -1 } };
 	int ret;
 
+	/*
+	 * Only the option alone prints the version and touches nothing:
+	 * with anything else it is a bad command line, which still locks.
+	 */
+	if (common_is_version_request(argc, argv)) {
+		common_print_version(PROG);
+		return EXIT_LOADED;
+	}
 	kl_set_error_callback(lib_error, NULL);
 	elfsig_tpm_set_error_callback(lib_error, NULL);
 	/* Our messages say what failed, on the console and in kmsg. */

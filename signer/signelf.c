@@ -9,10 +9,6 @@
 #include "common.h"
 #include "cmd.h"
 
-#ifndef ELFSIG_VERSION
-#define ELFSIG_VERSION "0.1"
-#endif
-
 static const struct common_cmd commands[] = {
 	{ "sign", cmd_sign, "sign ELF files with a key and its certificate" },
 	{ "verify", cmd_verify, "check signatures exactly as the kernel will" },
@@ -26,7 +22,6 @@ static const struct common_prog signelf = {
 	.name = "signelf",
 	.intro = "Sign, verify and inspect ELF executables for the elfsig kernel verifier.\n",
 	.outro = "  -h, --help     show this help (or 'signelf COMMAND --help')\n"
-		 "  -V, --version  show the version\n"
 		 "\nExit status: 0 success/valid, 1 bad signature or no trusted key,\n"
 		 "2 unsigned, 3 not ELF or malformed, 4 usage error, 5 other error.\n",
 	COMMON_PROG_CMDS(commands, EXIT_VALID, EXIT_USAGE),
@@ -36,9 +31,5 @@ int main(int argc, char **argv)
 {
 	cmd_init_errors();
 	opterr = 0;	/* subcommands report bad options in one line */
-	if (argc == 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))) {
-		printf("signelf %s (elfsig format v1)\n", ELFSIG_VERSION);
-		return EXIT_VALID;
-	}
 	return common_prog_main(&signelf, argc, argv);
 }

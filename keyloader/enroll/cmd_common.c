@@ -93,7 +93,8 @@ const char usage_text[] =
 "      --public-key PEM   pcrsig: the systemd key (.pcrpkey)\n"
 "  -f, --force            create: replace an existing policy; counter,\n"
 "                         create, migrate: may lower the machine's epoch\n"
-"  -h, --help             this help\n";
+"  -h, --help             this help\n"
+"  -V, --version          print the version (alone)\n";
 
 int usage_err(const char *why)
 {

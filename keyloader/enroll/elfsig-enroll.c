@@ -61,6 +61,10 @@ int main(int argc, char **argv)
 	common_tss_quiet();
 	if (argc < 2)
 		return usage_err("no command given");
+	if (common_is_version_request(argc, argv)) {
+		common_print_version(PROG);
+		return EXIT_OK;
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, stdout);
 		return EXIT_OK;
