@@ -6,6 +6,7 @@
 #   make check      run every test suite (installs deps, builds first)
 #   make check-host the host suites only: no kernel build, no QEMU
 #   make demo       the end-to-end demonstration
+#   make install    DESTDIR=..., PREFIX=/usr; make uninstall (packaging/)
 #   make SANITIZE=1 ASan + UBSan build into build/asan/
 #
 # Components add themselves through */*.mk: PROGRAMS, CHECK_SUITES and

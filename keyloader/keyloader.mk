@@ -95,21 +95,3 @@ $(O)/keyloader-fuzz/replay-keyloader: $(O)/tests/keyloader/fuzz/fuzz_keyloader.o
 $(O)/tests/keyloader/fuzz/fuzz_keyloader.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
 
 CHECK_PREREQS += $(O)/keyloader-fuzz/replay-keyloader
-
-# Install the loader, the enrolment tool, both initramfs integrations and
-# the man pages (DESTDIR for packaging).
-PREFIX ?= /usr
-.PHONY: install-keyloader
-install-keyloader: $(O)/elfsig-keyloader $(O)/elfsig-enroll
-	install -D -m 0755 $(O)/elfsig-keyloader $(DESTDIR)$(PREFIX)/sbin/elfsig-keyloader
-	install -D -m 0755 $(O)/elfsig-enroll $(DESTDIR)$(PREFIX)/sbin/elfsig-enroll
-	install -D -m 0755 keyloader/initramfs-tools/hooks/elfsig \
-		$(DESTDIR)$(PREFIX)/share/initramfs-tools/hooks/elfsig
-	install -D -m 0755 keyloader/initramfs-tools/scripts/init-top/elfsig \
-		$(DESTDIR)$(PREFIX)/share/initramfs-tools/scripts/init-top/elfsig
-	install -D -m 0755 keyloader/dracut/91elfsig/module-setup.sh \
-		$(DESTDIR)$(PREFIX)/lib/dracut/modules.d/91elfsig/module-setup.sh
-	install -D -m 0755 keyloader/dracut/91elfsig/elfsig-keyloader.sh \
-		$(DESTDIR)$(PREFIX)/lib/dracut/modules.d/91elfsig/elfsig-keyloader.sh
-	install -D -m 0644 man/elfsig-keyloader.8 $(DESTDIR)$(PREFIX)/share/man/man8/elfsig-keyloader.8
-	install -D -m 0644 man/elfsig-enroll.8 $(DESTDIR)$(PREFIX)/share/man/man8/elfsig-enroll.8

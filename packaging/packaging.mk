@@ -1,6 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# packaging/: the project's version, install and the Debian packages.
+# packaging/: install, uninstall and the Debian packages, all from one
+# table (packaging/files, read by packaging/files.sh).
+#
+#   make install   [DESTDIR=...] [PREFIX=/usr] [LIBDIR=...] ...
+#   make uninstall [DESTDIR=...] [PREFIX=/usr]
+#
+# The initramfs-tools hook and the dracut module go under /usr whatever
+# PREFIX is (those tools read nowhere else); the hook then finds the loader
+# in PREFIX's sbin.
 
-PACKAGING_SUITES := tests/packaging/version.sh
+PREFIX       ?= /usr
+BINDIR       ?= $(PREFIX)/bin
+SBINDIR      ?= $(PREFIX)/sbin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+INSTALL_ENV = O='$(O)' DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' BINDIR='$(BINDIR)' \
+	      SBINDIR='$(SBINDIR)' LIBDIR='$(LIBDIR)' INCLUDEDIR='$(INCLUDEDIR)' \
+	      MANDIR='$(MANDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' \
+	      PKGCONFIGDIR='$(PKGCONFIGDIR)' VERSION='$(ELFSIG_VERSION)'
+
+INSTALLED := $(O)/signelf $(O)/elfsig-tpm $(O)/elfsig-attest \
+	     $(O)/elfsig-keyloader $(O)/elfsig-enroll $(O)/libelfsig.so.0
+
+.PHONY: install uninstall
+install: $(INSTALLED)
+	@$(INSTALL_ENV) packaging/files.sh install
+
+uninstall:
+	@$(INSTALL_ENV) packaging/files.sh uninstall
+
+PACKAGING_SUITES := tests/packaging/version.sh tests/packaging/install.sh
 CHECK_SUITES += $(PACKAGING_SUITES)
 ASAN_SUITES  += $(PACKAGING_SUITES)

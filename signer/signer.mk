@@ -16,8 +16,10 @@ $(O)/libelfsig.a: $(SIGNER_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/libelfsig.so.0: $(SIGNER_LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libelfsig.so.0 $(LDFLAGS:-pie=) -o $@ $^ $(SIGNER_LIBS)
+# Its exports are versioned (LIBELFSIG_0) by the version script.
+$(O)/libelfsig.so.0: $(SIGNER_LIB_OBJS) signer/libelfsig.map
+	$(CC) -shared -Wl,-soname,libelfsig.so.0 -Wl,--version-script=signer/libelfsig.map \
+		$(LDFLAGS:-pie=) -o $@ $(SIGNER_LIB_OBJS) $(SIGNER_LIBS)
 
 $(O)/libelfsig.so: $(O)/libelfsig.so.0
 	ln -sf libelfsig.so.0 $@
@@ -26,14 +28,3 @@ $(O)/signelf: $(SIGNER_CMD_OBJS) $(O)/libelfsig.a
 	$(CC) $(LDFLAGS) -o $@ $(SIGNER_CMD_OBJS) $(O)/libelfsig.a $(SIGNER_LIBS)
 
 PROGRAMS += $(O)/signelf $(O)/libelfsig.so $(O)/libelfsig.a
-
-# make install [DESTDIR=...] [PREFIX=/usr]: signelf, its man page and
-# <elfsig/note.h> (the ELFSIG flags note for programs to carry). PREFIX is
-# the project's (keyloader/keyloader.mk), /usr when unset.
-SIGNER_PREFIX = $(DESTDIR)$(or $(PREFIX),/usr)
-.PHONY: install install-signer
-install-signer: $(O)/signelf
-	install -D -m 0755 $(O)/signelf $(SIGNER_PREFIX)/bin/signelf
-	install -D -m 0644 man/signelf.1 $(SIGNER_PREFIX)/share/man/man1/signelf.1
-	install -D -m 0644 signer/include/elfsig/note.h $(SIGNER_PREFIX)/include/elfsig/note.h
-install: install-signer

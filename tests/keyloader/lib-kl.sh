@@ -158,3 +158,23 @@ kl_expect() {
 		t_pass "$name"
 	fi
 }
+
+# kl_mkinitramfs CONF IMG [LOCAL]: a real mkinitramfs -d CONF -o IMG, in a
+# private mount namespace, for a dummy kernel version with an empty module
+# tree and a config over /usr/lib/modules and /boot (none of the host's
+# changes); LOCAL, a directory, is bound over /usr/local (a make install
+# with PREFIX=/usr/local). Its output goes to IMG.log.
+kl_mkinitramfs() {
+	local ovl=$2.ovl
+	mkdir -p "$ovl/up" "$ovl/work"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare -m sh -ec '
+		[ -z "$5" ] || mount --bind "$5" /usr/local
+		mount -t overlay overlay -o lowerdir=/usr/lib,upperdir=$1/up,workdir=$1/work /usr/lib
+		mkdir -p /usr/lib/modules/$2/kernel
+		touch /usr/lib/modules/$2/modules.order /usr/lib/modules/$2/modules.builtin
+		mount -t tmpfs tmpfs /boot
+		echo CONFIG_RD_GZIP=y > /boot/config-$2
+		mkinitramfs -d "$3" -o "$4" "$2"
+	' sh "$ovl" 0.0.0-elfsig-test "$1" "$2" "${3:-}" > "$2.log" 2>&1
+}

@@ -10,7 +10,13 @@ lib=$BUILD/libelfsig.so
 if [ ! -f "$lib" ]; then
 	t_fail "libelfsig.so exists" "$lib missing"; exit 0
 fi
-nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' > "$T_TMP/syms"
+nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' > "$T_TMP/syms.ver"
+# Every export carries the version node of signer/libelfsig.map.
+unver=$(grep -v '@@LIBELFSIG_0$' "$T_TMP/syms.ver" | tr '\n' ' ')
+[ -z "$unver" ] && [ -s "$T_TMP/syms.ver" ] &&
+	t_pass "every libelfsig export has the version LIBELFSIG_0" ||
+	t_fail "every libelfsig export has the version LIBELFSIG_0" "without: $unver"
+sed 's/@.*//' "$T_TMP/syms.ver" > "$T_TMP/syms"
 bad=$(grep -v '^elfsig_' "$T_TMP/syms" | tr '\n' ' ')
 n=$(wc -l < "$T_TMP/syms")
 [ -z "$bad" ] && [ "$n" -gt 10 ] && t_pass "libelfsig exports only elfsig_* ($n symbols)" ||
@@ -24,19 +30,7 @@ diff "$T_TMP/decl" "$T_TMP/syms.sorted" > "$T_TMP/diff" &&
 	t_fail "exports match the public header" "$(tr '\n' ' ' < "$T_TMP/diff")"
 
 # A C program and a C++ one can use the header alone.
-cat > "$T_TMP/use.c" <<'EOC'
-#include <elfsig.h>
-#include <stdio.h>
-int main(int argc, char **argv)
-{
-	unsigned char d[ELFSIG_MAX_DIGEST];
-	size_t n;
-	if (argc < 2 || elfsig_image_digest(argv[1], ELFSIG_HASH_SHA256, d, &n))
-		return 1;
-	printf("%zu\n", n);
-	return 0;
-}
-EOC
+cp "$TOP/tests/signer/use-libelfsig.c" "$T_TMP/use.c"
 san=; case $BUILD in */asan) san="-fsanitize=address,undefined" ;; esac
 # shellcheck disable=SC2086
 if cc -Wall -Werror $san -I"$TOP/signer" -o "$T_TMP/use" "$T_TMP/use.c" "$lib" -Wl,-rpath,"$BUILD" &&

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# dracut module: elfsig-keyloader, its libraries, the TCTI modules tpm2-tss
-# dlopens, the TPM drivers and the enrolment (/etc/elfsig).
+# dracut module: elfsig-keyloader, its libraries, the TPM drivers and the
+# enrolment (/etc/elfsig). The TCTI modules libtss2-tctildr dlopens come
+# from dracut's own tpm2-tss module.
 
 # ELFSIG_KEYLOADER and ELFSIG_ETC override the defaults, as in the
 # initramfs-tools hook.
@@ -11,6 +12,7 @@ check() {
 }
 
 depends() {
+	echo tpm2-tss
 	return 0
 }
 
@@ -19,17 +21,10 @@ installkernel() {
 }
 
 install() {
-	local bin tctildr tcti lib f etc=${ELFSIG_ETC:-/etc/elfsig}
+	local bin f etc=${ELFSIG_ETC:-/etc/elfsig}
 
 	bin=${ELFSIG_KEYLOADER:-/usr/sbin/elfsig-keyloader}
 	inst_binary "$bin" /usr/sbin/elfsig-keyloader || return 1
-	# Loaded with dlopen by libtss2-tctildr, so not in the ldd closure.
-	tctildr=$(ldd "$bin" | sed -n 's/^[[:blank:]]*libtss2-tctildr\.so\.0 => \([^ ]*\) .*/\1/p')
-	[ -n "$tctildr" ] || { derror "elfsig: $bin lacks libtss2-tctildr"; return 1; }
-	for tcti in device swtpm mssim; do
-		lib=${tctildr%/*}/libtss2-tcti-$tcti.so.0
-		[ -e "$lib" ] && inst_library "$lib"
-	done
 	if [[ -f $etc/policy && -f $etc/policy.sealed ]]; then
 		inst_simple "$etc/policy" /etc/elfsig/policy
 		inst_simple "$etc/policy.sealed" /etc/elfsig/policy.sealed
