@@ -68,8 +68,9 @@ check: deps
 
 # The fast tier for userspace work: every suite but those that boot the
 # patched kernel (tests/vm/, */vm.sh) or rebuild the kernel series
-# (tests/kernel/). `make check` stays the whole truth.
-HOST_SUITES = $(filter-out tests/vm/% %/vm.sh tests/kernel/%,$(CHECK_SUITES))
+# (tests/kernel/), nor those a component names in NOT_HOST_SUITES (the
+# Debian packages in a chroot). `make check` stays the whole truth.
+HOST_SUITES = $(filter-out tests/vm/% %/vm.sh tests/kernel/% $(NOT_HOST_SUITES),$(CHECK_SUITES))
 
 check-host: deps
 	@$(MAKE) --no-print-directory all local-prereqs

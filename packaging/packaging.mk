@@ -36,3 +36,12 @@ uninstall:
 PACKAGING_SUITES := tests/packaging/version.sh tests/packaging/install.sh
 CHECK_SUITES += $(PACKAGING_SUITES)
 ASAN_SUITES  += $(PACKAGING_SUITES)
+# The packages in a fresh bookworm chroot (~45 s, the Debian archive):
+# make check only, not the host tier, not ASan (it builds its own).
+CHECK_SUITES   += tests/packaging/packages.sh
+NOT_HOST_SUITES += tests/packaging/packages.sh
+
+# The Debian packages, into build/deb/ (packaging/make-deb.sh).
+.PHONY: deb
+deb:
+	@packaging/make-deb.sh
