@@ -171,13 +171,15 @@ int elfsig_pkcs7_check(const uint8_t *der, size_t len, const char *name,
 		       struct elfsig_pkcs7_view *view) ELFSIG_INTERNAL;
 
 struct x509_st;
-/* Does @path verify against @cert alone, quietly? 0, or a negative errno. */
-int elfsig_verify_cert(struct x509_st *cert, const char *path,
-		       struct elfsig_info *info) ELFSIG_INTERNAL;
+/* Does the open file @fd (@path, for messages) verify against @cert alone,
+ * quietly? 0, or a negative errno. */
+int elfsig_verify_cert_fd(struct x509_st *cert, int fd, const char *path,
+			  struct elfsig_info *info) ELFSIG_INTERNAL;
 
-/* sign.c: is @path validly signed by this signer's key and hash? */
-bool elfsig_signer_owns(const struct elfsig_signer *signer,
-			const char *path) ELFSIG_INTERNAL;
+/* sign.c: is the open file @fd validly signed by this signer's key and
+ * hash? */
+bool elfsig_signer_owns_fd(const struct elfsig_signer *signer, int fd,
+			   const char *path) ELFSIG_INTERNAL;
 
 /* write.c: produce the output file through a temporary file. A NULL
  * callback removes the signature. */
@@ -209,16 +211,30 @@ struct elfsig_file_id {
 	ino_t ino;
 };
 
+/*
+ * A file named relative to an open directory: the input is opened there
+ * without following a link, must be the file @id, and its replacement is
+ * created and renamed in the same directory. Nothing resolves a path.
+ */
+struct elfsig_at {
+	int dfd;
+	const char *base;
+	struct elfsig_file_id id;
+};
+
 int elfsig_rewrite_prepare(const char *path, const char *out,
 			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
 			   void *ctx, unsigned int flags,
-			   const struct elfsig_file_id *expect,
+			   const struct elfsig_at *at,
 			   struct elfsig_pending *pend) ELFSIG_INTERNAL;
-int elfsig_sign_files_ids(const struct elfsig_signer *signer,
-			  const char *const *paths,
-			  const struct elfsig_file_id *ids,
-			  struct elfsig_file_id *signed_ids, size_t n,
-			  unsigned int flags, int *results) ELFSIG_INTERNAL;
+/* sign.c: prepare the in-place signing of @at (@path, for messages). */
+int elfsig_sign_prepare_at(const struct elfsig_signer *signer,
+			   const char *path, const struct elfsig_at *at,
+			   struct elfsig_pending *pend) ELFSIG_INTERNAL;
+/* How many files to prepare before one sync, @reserve descriptors kept. */
+size_t elfsig_batch_size(size_t reserve) ELFSIG_INTERNAL;
+/* The largest batch elfsig_batch_size() returns. */
+#define ELFSIG_BATCH_MAX	128
 int elfsig_open_dir_of(const char *path, char **dir, char **base,
 		       int *dfd) ELFSIG_INTERNAL;
 int elfsig_tmp_name(int dfd, const char *base, char **name,
@@ -226,6 +242,9 @@ int elfsig_tmp_name(int dfd, const char *base, char **name,
 		    void *ctx) ELFSIG_INTERNAL;
 int elfsig_pending_create(const char *target, const char *name,
 			  struct elfsig_pending *pend) ELFSIG_INTERNAL;
+int elfsig_pending_create_at(int dfd, const char *dir, const char *base,
+			     const char *target, const char *name,
+			     struct elfsig_pending *pend) ELFSIG_INTERNAL;
 int elfsig_pending_commit(struct elfsig_pending *pend, bool sync,
 			  bool sync_dir) ELFSIG_INTERNAL;
 void elfsig_pending_abort(struct elfsig_pending *pend) ELFSIG_INTERNAL;

@@ -321,7 +321,7 @@ static void fill_info(const struct elfsig_elf *elf,
  * signature's hash. With @notes, a malformed ELFSIG note is an error, as
  * the kernel refuses such an image. On success the caller owns *@cms.
  */
-static int load_signed(const char *path, struct elfsig_info *info,
+static int load_signed(int fd, const char *path, struct elfsig_info *info,
 		       CMS_ContentInfo **cms, uint8_t *msg, size_t *msglen,
 		       bool notes)
 {
@@ -335,7 +335,9 @@ static int load_signed(const char *path, struct elfsig_info *info,
 
 	memset(info, 0, sizeof(*info));
 	*cms = NULL;
-	ret = elfsig_elf_open(&elf, path, path, ELFSIG_PARSE_ALL);
+	/* With @fd >= 0, that open file (the caller's) rather than @path. */
+	ret = fd >= 0 ? elfsig_elf_parse_fd(&elf, fd, path, ELFSIG_PARSE_ALL) :
+			elfsig_elf_open(&elf, path, path, ELFSIG_PARSE_ALL);
 	if (ret)
 		return ret;
 	ret = elfsig_elf_read_signature(&elf, &der, &len);
@@ -363,7 +365,8 @@ out:
 	}
 	free(der);
 	elfsig_elf_release(&elf);
-	close(elf.fd);
+	if (fd < 0)
+		close(elf.fd);
 	return ret;
 }
 
@@ -388,13 +391,13 @@ int elfsig_read_info(const char *path, struct elfsig_info *info)
 	size_t mlen;
 	int ret;
 
-	ret = load_signed(path, info, &cms, msg, &mlen, false);
+	ret = load_signed(-1, path, info, &cms, msg, &mlen, false);
 	CMS_ContentInfo_free(cms);
 	return ret;
 }
 
-int elfsig_verify_file(const struct elfsig_trust *trust, const char *path,
-		       struct elfsig_info *out)
+static int verify_fd(const struct elfsig_trust *trust, int fd,
+		     const char *path, struct elfsig_info *out)
 {
 	uint8_t msg[ELFSIG_MAX_MESSAGE];
 	struct elfsig_info local = { 0 };
@@ -408,7 +411,7 @@ int elfsig_verify_file(const struct elfsig_trust *trust, const char *path,
 	int i, ret;
 
 	/* What the kernel refuses before it checks the signature. */
-	ret = load_signed(path, info, &cms, msg, &mlen, true);
+	ret = load_signed(fd, path, info, &cms, msg, &mlen, true);
 	if (ret)
 		return ret;
 	si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0);
@@ -453,14 +456,21 @@ out:
 	return ret;
 }
 
-int elfsig_verify_cert(X509 *cert, const char *path, struct elfsig_info *info)
+int elfsig_verify_file(const struct elfsig_trust *trust, const char *path,
+		       struct elfsig_info *out)
+{
+	return verify_fd(trust, -1, path, out);
+}
+
+int elfsig_verify_cert_fd(X509 *cert, int fd, const char *path,
+			  struct elfsig_info *info)
 {
 	struct elfsig_trust one = { .certs = sk_X509_new_null() };
 	int ret = -ENOMEM;
 
 	if (one.certs && sk_X509_push(one.certs, cert)) {
 		elfsig_mute(true);
-		ret = elfsig_verify_file(&one, path, info);
+		ret = verify_fd(&one, fd, path, info);
 		elfsig_mute(false);
 		ERR_clear_error();
 	}

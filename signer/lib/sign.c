@@ -196,14 +196,24 @@ int elfsig_sign_file(const struct elfsig_signer *signer, const char *path,
 			      (void *)signer, flags);
 }
 
-bool elfsig_signer_owns(const struct elfsig_signer *s, const char *path)
+bool elfsig_signer_owns_fd(const struct elfsig_signer *s, int fd,
+			   const char *path)
 {
 	struct elfsig_info info;
 
-	return elfsig_verify_cert(s->cert, path, &info) == 0 && info.hash == s->hash;
+	return elfsig_verify_cert_fd(s->cert, fd, path, &info) == 0 &&
+	       info.hash == s->hash;
 }
 
-#define BATCH_MAX	128	/* files prepared before one sync */
+int elfsig_sign_prepare_at(const struct elfsig_signer *signer,
+			   const char *path, const struct elfsig_at *at,
+			   struct elfsig_pending *pend)
+{
+	return elfsig_rewrite_prepare(path, NULL, signer->hash, sign_message,
+				      (void *)signer, 0, at, pend);
+}
+
+#define BATCH_MAX	ELFSIG_BATCH_MAX	/* files prepared before one sync */
 #define FD_RESERVE	16	/* for the input, OpenSSL, ... */
 
 /*
@@ -212,7 +222,7 @@ bool elfsig_signer_owns(const struct elfsig_signer *s, const char *path)
  * RLIMIT_NOFILE beside the descriptors already open: a batch must never
  * fail on EMFILE, whatever `ulimit -n` is.
  */
-static size_t batch_size(void)
+size_t elfsig_batch_size(size_t reserve)
 {
 	struct rlimit rl;
 	size_t open_fds = 0, room;
@@ -230,9 +240,9 @@ static size_t batch_size(void)
 	} else {
 		open_fds = FD_RESERVE;	/* no /proc: assume a busy process */
 	}
-	if (rl.rlim_cur <= open_fds + FD_RESERVE)
+	if (rl.rlim_cur <= open_fds + FD_RESERVE + reserve)
 		return 1;
-	room = (size_t)(rl.rlim_cur - open_fds - FD_RESERVE) / 2;
+	room = (size_t)(rl.rlim_cur - open_fds - FD_RESERVE - reserve) / 2;
 	if (!room)
 		return 1;
 	return room < BATCH_MAX ? room : BATCH_MAX;
@@ -242,23 +252,8 @@ int elfsig_sign_files(const struct elfsig_signer *signer,
 		      const char *const *paths, size_t n, unsigned int flags,
 		      int *results)
 {
-	return elfsig_sign_files_ids(signer, paths, NULL, NULL, n, flags,
-				     results);
-}
-
-/*
- * elfsig_sign_files(), each file (with @ids) only if it is still the one
- * a walk saw: opened without following a link, identity checked. With
- * @signed_ids, the identity of each signed file (where results[i] is 0).
- */
-int elfsig_sign_files_ids(const struct elfsig_signer *signer,
-			  const char *const *paths,
-			  const struct elfsig_file_id *ids,
-			  struct elfsig_file_id *signed_ids, size_t n,
-			  unsigned int flags, int *results)
-{
 	struct elfsig_pending pend[BATCH_MAX];
-	size_t batch = batch_size(), start, i;
+	size_t batch = elfsig_batch_size(0), start, i;
 	int ret = 0;
 
 	for (start = 0; start < n; start += batch) {
@@ -266,27 +261,10 @@ int elfsig_sign_files_ids(const struct elfsig_signer *signer,
 
 		if (n - start < m)
 			m = n - start;
-
 		for (i = 0; i < m; i++)
 			results[start + i] = elfsig_rewrite_prepare(
 				paths[start + i], NULL, signer->hash, sign_message,
-				(void *)signer, flags, ids ? &ids[start + i] : NULL,
-				&pend[i]);
-		for (i = 0; i < m && signed_ids; i++) {
-			struct stat st;
-
-			if (results[start + i])
-				continue;
-			if (fstat(pend[i].fd, &st) != 0) {
-				results[start + i] = -errno;
-				elfsig_err("%s: %s", paths[start + i],
-					   strerror(errno));
-				elfsig_pending_abort(&pend[i]);
-				continue;
-			}
-			signed_ids[start + i].dev = st.st_dev;
-			signed_ids[start + i].ino = st.st_ino;
-		}
+				(void *)signer, flags, NULL, &pend[i]);
 		elfsig_pending_commit_all(pend, m, results + start);
 		for (i = 0; i < m; i++)
 			if (!ret)

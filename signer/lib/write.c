@@ -27,6 +27,8 @@
 #include "lib_private.h"
 
 #define PAD_CHECK_MAX	(64u << 10)	/* trailing padding we may drop */
+/* Of a temporary name's NAME_MAX bytes, what "." and ".elfsig-XXXXXXXX" leave. */
+#define TMP_BASE_MAX	((int)(NAME_MAX - sizeof(".elfsig-12345678")))
 
 static const char sig_name[] = ELFSIG_SECTION_NAME;	/* with its NUL */
 
@@ -500,20 +502,22 @@ static void warn_note(const struct elfsig_elf *elf, const char *path,
 }
 
 /*
- * The input of a walk (@expect): never through a symbolic link, and only
- * the very file the walk saw.
+ * The input named by @at: opened in its directory, never through a
+ * symbolic link, a regular file, and (with @check_id) the very file a walk
+ * saw there.
  */
-static int open_expected(struct elfsig_elf *in, const char *path,
-			 const struct elfsig_file_id *expect)
+static int open_at(struct elfsig_elf *in, const struct elfsig_at *at,
+		   bool check_id, const char *path)
 {
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+	fd = openat(at->dfd, at->base, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+		    O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0) {
 		ret = -errno;
-		elfsig_err("%s: %s", path, errno == ELOOP ?
-			   "changed since the walk: now a symbolic link" :
-			   strerror(errno));
+		elfsig_err("%s: %s", path, errno != ELOOP ? strerror(errno) :
+			   check_id ? "changed since the walk: now a symbolic link" :
+			   "changed while being signed: now a symbolic link");
 		return ret;
 	}
 	ret = elfsig_elf_parse_fd(in, fd, path, ELFSIG_PARSE_ALL);
@@ -521,15 +525,21 @@ static int open_expected(struct elfsig_elf *in, const char *path,
 		close(fd);
 		return ret;
 	}
-	if (in->st.st_dev != expect->dev || in->st.st_ino != expect->ino) {
+	if (check_id && (in->st.st_dev != at->id.dev ||
+			 in->st.st_ino != at->id.ino)) {
 		elfsig_err("%s: changed since the walk: another file has its name",
 			   path);
+		ret = -ESTALE;
+	} else if (!S_ISREG(in->st.st_mode)) {
+		elfsig_err("%s: not a regular file", path);
+		ret = -ENOEXEC;
+	}
+	if (ret) {
 		elfsig_elf_release(in);
 		close(fd);
 		in->fd = -1;
-		return -ESTALE;
 	}
-	return 0;
+	return ret;
 }
 
 /*
@@ -556,7 +566,7 @@ static int check_entry(const struct elfsig_pending *pend,
 int elfsig_rewrite_prepare(const char *path, const char *out,
 			   enum elfsig_hash hash, elfsig_make_sig_fn make_sig,
 			   void *ctx, unsigned int flags,
-			   const struct elfsig_file_id *expect,
+			   const struct elfsig_at *at,
 			   struct elfsig_pending *pend)
 {
 	struct elfsig_elf in, tmp;
@@ -566,6 +576,8 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	size_t der_len = 0;
 	enum elfsig_note_state note = ELFSIG_NOTE_ABSENT;
 	uint32_t note_flags = 0;
+	struct elfsig_at here = { .dfd = -1 };
+	char *dir = NULL, *base = NULL;
 	struct stat ost;
 	int ret;
 
@@ -573,12 +585,43 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	pend->fd = -1;
 	pend->dfd = -1;
 	pend->name = path;
-	ret = expect ? open_expected(&in, path, expect) :
-		       elfsig_elf_open(&in, path, path, ELFSIG_PARSE_ALL);
-	if (ret)
-		return ret;
+	memset(&in, 0, sizeof(in));
+	in.fd = -1;
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.fd = -1;
+	if (!out && !at) {
+		/*
+		 * In place follows symbolic links: the file they point to is
+		 * replaced. Its directory is opened once; the input is read
+		 * and replaced there, so no later change to the path can put
+		 * what was read from one directory into another.
+		 */
+		char *real = realpath(path, NULL);
+
+		if (!real) {
+			ret = -errno;
+			elfsig_err("%s: %s", path, strerror(errno));
+			return ret;
+		}
+		ret = elfsig_open_dir_of(real, &dir, &base, &here.dfd);
+		free(real);
+		if (ret) {
+			elfsig_err("%s: cannot open its directory: %s", path,
+				   strerror(-ret));
+			return ret;
+		}
+		here.base = base;
+	}
+	if (at)
+		ret = open_at(&in, at, true, path);
+	else if (here.dfd >= 0)
+		ret = open_at(&in, &here, false, path);
+	else
+		ret = elfsig_elf_open(&in, path, path, ELFSIG_PARSE_ALL);
+	if (ret) {
+		in.fd = -1;	/* closed by the failed open */
+		goto out;
+	}
 
 	if (!sign && in.sig_index < 0) {
 		elfsig_err("%s: not signed", path);
@@ -601,25 +644,15 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 	}
 	plan_cut(&in, &plan);
 
-	/*
-	 * In place follows symlinks: the file they point to is replaced. A
-	 * walk's file is its own name, never a link's target.
-	 */
-	if (out) {
+	/* A walk's file is its own name in its directory, never a link's target. */
+	if (out)
 		ret = elfsig_pending_create(out, path, pend);
-	} else if (expect) {
-		ret = elfsig_pending_create(path, path, pend);
-	} else {
-		char *real = realpath(path, NULL);
-
-		if (!real) {
-			ret = -errno;
-			elfsig_err("%s: %s", path, strerror(errno));
-			goto out;
-		}
-		ret = elfsig_pending_create(real, path, pend);
-		free(real);
-	}
+	else if (at)
+		ret = elfsig_pending_create_at(at->dfd, NULL, at->base, path,
+					       path, pend);
+	else
+		ret = elfsig_pending_create_at(here.dfd, dir, base, path, path,
+					       pend);
 	if (!ret && in_place)
 		ret = check_entry(pend, &in.st, path);
 	if (ret)
@@ -665,7 +698,12 @@ out:
 		elfsig_pending_abort(pend);
 	elfsig_elf_release(&tmp);
 	elfsig_elf_release(&in);
-	close(in.fd);
+	if (in.fd >= 0)
+		close(in.fd);
+	if (here.dfd >= 0)
+		close(here.dfd);
+	free(dir);
+	free(base);
 	free(der);
 	free(plan.shdrs);
 	free(plan.strtab);
@@ -724,7 +762,8 @@ int elfsig_tmp_name(int dfd, const char *base, char **name,
 		free(*name);
 		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
 			r = (uint32_t)random();
-		if (asprintf(name, ".%s.elfsig-%08x", base, r) < 0) {
+		/* Within NAME_MAX whatever @base's length: cut it short. */
+		if (asprintf(name, ".%.*s.elfsig-%08x", TMP_BASE_MAX, base, r) < 0) {
 			*name = NULL;
 			return -ENOMEM;
 		}
@@ -747,32 +786,39 @@ static int make_tmp_file(int dfd, const char *name, void *ctx)
 }
 
 /*
- * Start replacing @target: a new, empty temporary file in its directory,
- * named ".NAME.elfsig-XXXXXXXX" (@name is the input, for messages). The
- * directory is opened once, and the rename happens in it.
+ * Start replacing @base in the open directory @dfd (@dir its path, or NULL
+ * when @target's own directory part names it; @target and @name are for
+ * messages): a new, empty temporary file beside it, named
+ * ".NAME.elfsig-XXXXXXXX". The pending file holds its own descriptor of
+ * the directory, and the rename happens in it.
  */
-int elfsig_pending_create(const char *target, const char *name,
-			  struct elfsig_pending *pend)
+int elfsig_pending_create_at(int dfd, const char *dir, const char *base,
+			     const char *target, const char *name,
+			     struct elfsig_pending *pend)
 {
-	char *dir = NULL, *base = NULL, *tmpname = NULL, *tmp;
+	char *tmpname = NULL, *tmp;
 	int ret;
 
 	memset(pend, 0, sizeof(*pend));
 	pend->fd = -1;
 	pend->name = name;
-	ret = elfsig_open_dir_of(target, &dir, &base, &pend->dfd);
-	if (ret) {
-		if (ret == -ENOMEM)
-			elfsig_err("%s: out of memory", name);
-		else
-			elfsig_err("%s: cannot open the directory of %s: %s",
-				   name, target, strerror(-ret));
+	pend->dfd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	if (pend->dfd < 0) {
+		ret = -errno;
+		elfsig_err("%s: %s", name, strerror(errno));
 		goto fail;
 	}
-	pend->dir = dir;
-	pend->base = base;
+	if (dir) {
+		pend->dir = strdup(dir);
+	} else {
+		char *copy = strdup(target);
+
+		pend->dir = copy ? strdup(dirname(copy)) : NULL;
+		free(copy);
+	}
+	pend->base = strdup(base);
 	pend->target = strdup(target);
-	if (!pend->target) {
+	if (!pend->dir || !pend->base || !pend->target) {
 		ret = -ENOMEM;
 		elfsig_err("%s: out of memory", name);
 		goto fail;
@@ -786,7 +832,7 @@ int elfsig_pending_create(const char *target, const char *name,
 	}
 	pend->fd = ret;
 	/* Into a local: a field's address handed out would lose the others. */
-	if (asprintf(&tmp, "%s/%s", dir, tmpname) < 0) {
+	if (asprintf(&tmp, "%s/%s", pend->dir, tmpname) < 0) {
 		ret = -ENOMEM;
 		elfsig_err("%s: out of memory", name);
 		goto fail;
@@ -795,6 +841,32 @@ int elfsig_pending_create(const char *target, const char *name,
 	return 0;
 fail:
 	elfsig_pending_abort(pend);
+	return ret;
+}
+
+/* elfsig_pending_create_at() in the directory of the path @target. */
+int elfsig_pending_create(const char *target, const char *name,
+			  struct elfsig_pending *pend)
+{
+	char *dir = NULL, *base = NULL;
+	int dfd, ret;
+
+	memset(pend, 0, sizeof(*pend));
+	pend->fd = -1;
+	pend->dfd = -1;
+	ret = elfsig_open_dir_of(target, &dir, &base, &dfd);
+	if (ret) {
+		if (ret == -ENOMEM)
+			elfsig_err("%s: out of memory", name);
+		else
+			elfsig_err("%s: cannot open the directory of %s: %s",
+				   name, target, strerror(-ret));
+		return ret;
+	}
+	ret = elfsig_pending_create_at(dfd, dir, base, target, name, pend);
+	close(dfd);
+	free(dir);
+	free(base);
 	return ret;
 }
 
