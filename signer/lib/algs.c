@@ -18,6 +18,7 @@
 #include <openssl/evp.h>
 #include <openssl/obj_mac.h>
 #include <openssl/objects.h>
+#include <openssl/x509.h>
 
 #include "lib_private.h"
 
@@ -183,6 +184,35 @@ int elfsig_key_check(EVP_PKEY *key, const char *name)
 	elfsig_err("%s: %s keys are not allowed by format v1 (allowed: %s)",
 		   name, desc, elfsig_key_names());
 	return -EKEYREJECTED;
+}
+
+/*
+ * The key of @cert, as the kernel's X.509 parser will see it: an EC key
+ * must name its curve by OID (the kernel's x509_cert_parser refuses
+ * explicit curve parameters, RFC 5480 section 2.1.1), then be in the table.
+ */
+int elfsig_cert_check(X509 *cert, const char *name)
+{
+	X509_PUBKEY *pub = X509_get_X509_PUBKEY(cert);
+	EVP_PKEY *key = X509_get0_pubkey(cert);
+	ASN1_OBJECT *alg = NULL;
+	const void *pval = NULL;
+	X509_ALGOR *pa = NULL;
+	int ptype = V_ASN1_UNDEF;
+
+	if (!pub || !key || !X509_PUBKEY_get0_param(&alg, NULL, NULL, &pa, pub)) {
+		elfsig_err_ssl("%s: unreadable public key", name);
+		return -EKEYREJECTED;
+	}
+	if (EVP_PKEY_is_a(key, "EC")) {
+		X509_ALGOR_get0(NULL, &ptype, &pval, pa);
+		if (ptype != V_ASN1_OBJECT) {
+			elfsig_err("%s: the EC key has explicit curve parameters, not a named curve; the kernel accepts only named curves (make the key with `openssl ecparam -param_enc named_curve`)",
+				   name);
+			return -EKEYREJECTED;
+		}
+	}
+	return elfsig_key_check(key, name);
 }
 
 /*

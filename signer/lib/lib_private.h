@@ -120,6 +120,10 @@ struct evp_pkey_st;
 /* 0, or -EKEYREJECTED (and a message naming @name) for a key outside the
  * table. */
 int elfsig_key_check(struct evp_pkey_st *key, const char *name) ELFSIG_INTERNAL;
+struct x509_st;
+/* elfsig_key_check() of @cert's key, which must also name its curve by
+ * OID, as the kernel's certificate parser requires. */
+int elfsig_cert_check(struct x509_st *cert, const char *name) ELFSIG_INTERNAL;
 /* key.c: the loaded key, for CMS and certificate checks. */
 struct evp_pkey_st *elfsig_key_pkey(const struct elfsig_key *key) ELFSIG_INTERNAL;
 /* The SignerInfo's signature algorithm (OID and parameters, DER content)

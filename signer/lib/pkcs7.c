@@ -373,15 +373,10 @@ out:
 /* The trusted certificate's key must be one the kernel accepts too. */
 static int check_cert_key(X509 *cert, const char *path, const char *subject)
 {
-	EVP_PKEY *key = X509_get0_pubkey(cert);
 	char name[600];
 
 	snprintf(name, sizeof(name), "%s: trusted certificate %s", path, subject);
-	if (!key) {
-		elfsig_err_ssl("%s: unreadable public key", name);
-		return -EKEYREJECTED;
-	}
-	return elfsig_key_check(key, name);
+	return elfsig_cert_check(cert, name);
 }
 
 int elfsig_read_info(const char *path, struct elfsig_info *info)

@@ -91,6 +91,8 @@ int elfsig_signer_load(const struct elfsig_signer_opts *o,
 	ret = elfsig_key_load(&kopts, &s->key);
 	if (!ret)
 		ret = load_cert(s, o->cert);
+	if (!ret)
+		ret = elfsig_cert_check(s->cert, o->cert);
 	if (ret)
 		goto fail;
 	if (X509_check_private_key(s->cert, elfsig_key_pkey(s->key)) != 1) {

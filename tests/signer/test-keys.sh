@@ -93,4 +93,33 @@ openssl cms -sign -binary -noattr -outform DER -md sha256 \
 [ $rc = 3 ] && grep -q 'certificates' "$T_TMP/err" && [ ! -e "$T_TMP/g" ] &&
 	t_pass "a signature carrying certificates is refused" ||
 	t_fail "a signature carrying certificates is refused" "rc=$rc $(cat "$T_TMP/err")"
+# A P-256 certificate whose key carries explicit curve parameters instead
+# of the curve's OID: OpenSSL takes it, the kernel's X.509 parser does not,
+# so neither sign nor verify may. The same key, named, as a control; both
+# certificates share issuer and serial, so verify reaches the key check.
+openssl ec -in "$K/p256.key" -param_enc explicit -out "$T_TMP/p256x.key" 2>/dev/null
+for enc in named explicit; do
+	kf=$K/p256.key; [ $enc = explicit ] && kf=$T_TMP/p256x.key
+	openssl req -new -x509 -key "$kf" -subj "/CN=curve params" -set_serial 4711 \
+		-days 30 -out "$T_TMP/p256-$enc.pem" 2>/dev/null
+done
+if openssl asn1parse -in "$T_TMP/p256-explicit.pem" | grep -q prime-field &&
+   ! openssl asn1parse -in "$T_TMP/p256-named.pem" | grep -q prime-field; then
+	t_pass "explicit curve parameters: openssl made the certificates"
+else
+	t_fail "explicit curve parameters: openssl made the certificates"
+fi
+"$SIGNELF" sign -k "$K/p256.key" -c "$T_TMP/p256-explicit.pem" -o "$T_TMP/x" "$bin" 2>"$T_TMP/err"; rc=$?
+[ $rc != 0 ] && [ "$(wc -l < "$T_TMP/err")" = 1 ] && grep -q 'explicit curve parameters' "$T_TMP/err" &&
+	[ ! -e "$T_TMP/x" ] &&
+	t_pass "explicit curve parameters: sign refuses the certificate, one line" ||
+	t_fail "explicit curve parameters: sign refuses the certificate, one line" "rc=$rc $(cat "$T_TMP/err")"
+"$SIGNELF" sign -k "$T_TMP/p256x.key" -c "$T_TMP/p256-named.pem" -o "$T_TMP/x" "$bin" &&
+	"$SIGNELF" verify -q -c "$T_TMP/p256-named.pem" "$T_TMP/x" &&
+	t_pass "explicit curve parameters: only the certificate matters (key file explicit, certificate named: signs, verifies)" ||
+	t_fail "explicit curve parameters: only the certificate matters (key file explicit, certificate named: signs, verifies)"
+"$SIGNELF" verify -c "$T_TMP/p256-explicit.pem" "$T_TMP/x" >/dev/null 2>"$T_TMP/err"; rc=$?
+[ $rc != 0 ] && [ "$(wc -l < "$T_TMP/err")" = 1 ] && grep -q 'explicit curve parameters' "$T_TMP/err" &&
+	t_pass "explicit curve parameters: verify refuses the trusted certificate, one line" ||
+	t_fail "explicit curve parameters: verify refuses the trusted certificate, one line" "rc=$rc $(cat "$T_TMP/err")"
 exit 0
