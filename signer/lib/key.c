@@ -17,7 +17,9 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <openssl/asn1.h>
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
 #include <openssl/rsa.h>
@@ -34,6 +36,13 @@ struct elfsig_key {
 	OSSL_PROVIDER *prov[MAX_PROVIDERS];
 	int nprov;
 	char *tss_log;		/* where tpm2-tss logs while we run, or NULL */
+	char *name;		/* the key's name, for messages */
+	bool pass_asked;	/* its store asked for a password */
+	bool pass_given;	/* --key-pass or ELFSIG_KEY_PASS gave one */
+	/* A "TSS2 PRIVATE KEY" PEM file: what it says, for messages. */
+	bool tss2;
+	bool empty_auth;	/* the key has no password */
+	uint64_t parent;	/* the handle it is loaded under */
 };
 
 /*
@@ -234,6 +243,78 @@ static int check_key_path(const char *key)
 	return -EINVAL;
 }
 
+/*
+ * If @key names a "TSS2 PRIVATE KEY" PEM file, note its emptyAuth flag and
+ * parent handle (TSSPrivKey ::= SEQUENCE { type OID, emptyAuth [0]
+ * EXPLICIT BOOLEAN OPTIONAL, parent INTEGER, pubkey, privkey }), so that a
+ * failure can name its cause. Anything else is left to the store.
+ */
+static void tss2_inspect(struct elfsig_key *s, const char *key)
+{
+	STACK_OF(ASN1_TYPE) *seq = NULL;
+	char *name = NULL, *header = NULL;
+	unsigned char *data = NULL;
+	const unsigned char *p;
+	uint8_t *buf = NULL;
+	long dlen = 0;
+	size_t len = 0;
+	BIO *b = NULL;
+	int i;
+
+	if (strncmp(key, "file:", 5) == 0) {
+		key += 5;
+		if (strncmp(key, "//", 2) == 0)
+			key += 2;
+	} else if (strchr(key, ':') && strncmp(key, "/", 1) != 0 &&
+		   strncmp(key, ".", 1) != 0) {
+		return;		/* handle:, pkcs11:, ... */
+	}
+	elfsig_mute(true);
+	if (elfsig_read_small_file(key, 64u << 10, &buf, &len) != 0)
+		goto out;
+	b = BIO_new_mem_buf(buf, (int)len);
+	if (!b || !PEM_read_bio(b, &name, &header, &data, &dlen) ||
+	    strcmp(name, "TSS2 PRIVATE KEY") != 0)
+		goto out;
+	p = data;
+	seq = d2i_ASN1_SEQUENCE_ANY(NULL, &p, dlen);
+	if (!seq)
+		goto out;
+	s->tss2 = true;
+	s->empty_auth = false;		/* DEFAULT FALSE */
+	for (i = 0; i < sk_ASN1_TYPE_num(seq); i++) {
+		const ASN1_TYPE *t = sk_ASN1_TYPE_value(seq, i);
+		const ASN1_STRING *o;
+		uint64_t v;
+
+		if (t->type == V_ASN1_OTHER) {
+			/* [0] { BOOLEAN }: a0 03 01 01 xx */
+			o = t->value.asn1_string;
+			if (o && o->length == 5 && o->data[0] == 0xa0 &&
+			    o->data[2] == 0x01)
+				s->empty_auth = o->data[4] != 0;
+		} else if (t->type == V_ASN1_INTEGER &&
+			   ASN1_INTEGER_get_uint64(&v, t->value.integer)) {
+			s->parent = v;
+		}
+	}
+out:
+	elfsig_mute(false);
+	ERR_clear_error();
+	sk_ASN1_TYPE_pop_free(seq, ASN1_TYPE_free);
+	OPENSSL_free(name);
+	OPENSSL_free(header);
+	OPENSSL_free(data);
+	BIO_free(b);
+	free(buf);
+}
+
+/* A TPM handle of the transient range (TPM_HT_TRANSIENT). */
+static bool transient_handle(uint64_t h)
+{
+	return (h >> 24) == 0x80;
+}
+
 /* What the store's password callback works from. */
 struct key_pass {
 	const char *pass;	/* NULL: none was given */
@@ -266,6 +347,7 @@ static int load_key(struct elfsig_key *s, const char *key, const char *pass)
 	ret = check_key_path(key);
 	if (ret)
 		return ret;
+	tss2_inspect(s, key);
 	/*
 	 * Prompt on the terminal only when there is one and no password was
 	 * given: a pipeline must fail with a message, never wait.
@@ -295,8 +377,21 @@ static int load_key(struct elfsig_key *s, const char *key, const char *pass)
 	}
 	UI_destroy_method(ui);
 	if (s->pkey) {
+		/*
+		 * A TPM key's password is checked when it signs, not when it
+		 * loads: remember what signing failures will have to tell.
+		 */
+		s->pass_asked = kp.asked;
+		s->pass_given = pass != NULL;
 		ERR_clear_error();
 		return 0;
+	}
+	if (s->tss2 && transient_handle(s->parent)) {
+		/* The TPM error says a handle is not loaded; say which. */
+		ERR_clear_error();
+		elfsig_err("%s: cannot load the private key: its parent is the transient handle 0x%08llx, which no longer exists (encode the key under the owner hierarchy 0x40000001 or a persistent parent 0x81...)",
+			   key, (unsigned long long)s->parent);
+		return -ENOKEY;
 	}
 	if (kp.asked && !pass) {
 		ERR_clear_error();
@@ -330,6 +425,11 @@ int elfsig_key_load(const struct elfsig_key_opts *o, struct elfsig_key **out)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->name = strdup(o->key);
+	if (!s->name) {
+		free(s);
+		return -ENOMEM;
+	}
 	ret = setup_providers(s, o);
 	if (!ret)
 		ret = load_key(s, o->key, o->key_pass);
@@ -353,12 +453,52 @@ void elfsig_key_free(struct elfsig_key *s)
 	tss_log_stop(s);
 	for (i = s->nprov - 1; i >= 0; i--)
 		OSSL_PROVIDER_unload(s->prov[i]);
+	free(s->name);
 	free(s);
 }
 
 EVP_PKEY *elfsig_key_pkey(const struct elfsig_key *s)
 {
 	return s->pkey;
+}
+
+/*
+ * Why @s could not sign, in one line. A TPM key whose password is wrong or
+ * missing loads anyway and fails only here, as an authorization failure:
+ * name that cause rather than the provider's "cannot sign".
+ */
+static void sign_failed(const struct elfsig_key *s)
+{
+	char reason[256];
+	const char *name = s->name ? s->name : "the key";
+
+	bool needs_pass = s->pass_asked || (s->tss2 && !s->empty_auth);
+
+	tss_log_reason(s, reason, sizeof(reason));
+	if (needs_pass && !s->pass_given) {
+		ERR_clear_error();
+		elfsig_err("%s: signing failed: the key needs a password (give it with --key-pass or ELFSIG_KEY_PASS)",
+			   name);
+	} else if (needs_pass) {
+		if (reason[0]) {
+			ERR_clear_error();
+			elfsig_err("%s: signing failed: wrong password? %s", name,
+				   reason);
+		} else {
+			elfsig_err_ssl("%s: signing failed: wrong password?", name);
+		}
+	} else if (s->tss2 && s->empty_auth &&
+		   (strstr(reason, "0x98e") || strstr(reason, "0x9a2"))) {
+		/* TPM_RC_AUTH_FAIL or _BAD_AUTH: the file says "no password". */
+		ERR_clear_error();
+		elfsig_err("%s: signing failed: the TPM refused the key's empty password (its file says emptyAuth TRUE, but the key has a password: encode it again without emptyAuth, then give the password): %s",
+			   name, reason);
+	} else if (reason[0]) {
+		ERR_clear_error();
+		elfsig_err("%s: signing failed: %s", name, reason);
+	} else {
+		elfsig_err_ssl("%s: signing failed", name);
+	}
 }
 
 /*
@@ -417,7 +557,7 @@ int elfsig_key_sign_digest(const struct elfsig_key *s, enum elfsig_hash hash,
 	ret = 0;
 	goto out;
 fail:
-	elfsig_err_ssl("signing failed");
+	sign_failed(s);
 	free(buf);
 out:
 	EVP_PKEY_CTX_free(pctx);

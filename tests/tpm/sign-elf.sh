@@ -116,5 +116,74 @@ if command -v tpm2_encodeobject >/dev/null; then
 else
 	t_skip "emptyAuth false key" "tpm2_encodeobject not installed"
 fi
+
+# Each TPM key failure names its cause, in one line, the file untouched:
+# a key with a password, none given; the wrong one; a file that says
+# emptyAuth TRUE for a key that has a password; a parent that is a
+# transient handle (gone once the process that loaded it ended).
+# one_line NAME PATTERN KEY [ARGS...]: signing fails with one line matching.
+one_line() {
+	local name=$1 pat=$2 key=$3 rc
+	shift 3
+	cp "$D/hello" "$D/ol"
+	env -u TSS2_LOG "$SIGNELF" sign --key "$key" --cert "$D/pw.crt" "$@" "$D/ol" </dev/null 2>"$D/err"
+	rc=$?
+	[ "$rc" != 0 ] && [ "$(wc -l < "$D/err")" = 1 ] && grep -q -- "$pat" "$D/err" &&
+		cmp -s "$D/ol" "$D/hello" && t_pass "$name" || t_fail "$name" "rc=$rc $(cat "$D/err")"
+}
+if command -v tpm2_encodeobject >/dev/null && tpm2_readpublic -c 0x81000010 >/dev/null 2>&1; then
+	# noda: the wrong passwords below must not lock the TPM out.
+	tpm2_create -Q -C 0x81000010 -G rsa2048 -p secret -u "$D/p.pub" -r "$D/p.priv" \
+		-a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|sign|noda' &&
+		tpm2_flushcontext -t &&
+		tpm2_encodeobject -C 0x81000010 -u "$D/p.pub" -r "$D/p.priv" -o "$D/pw.pem" &&
+		tpm2_encodeobject -C 0x81000010 -u "$D/p.pub" -r "$D/p.priv" -p -o "$D/pw-empty.pem" &&
+		openssl req -new -x509 -provider tpm2 -provider default -key "$D/pw.pem" \
+			-passin pass:secret -subj /CN=password -out "$D/pw.crt" 2>/dev/null
+	tpm2_flushcontext -t 2>/dev/null
+	# The same key under the transient handle 0x80000000 (the PEM's parent
+	# INTEGER rewritten; nothing else of the file changes).
+	python3 - "$D/pw.pem" "$D/transient.pem" <<'EOP'
+import base64, sys
+lines = open(sys.argv[1]).read().splitlines()
+der = base64.b64decode("".join(l for l in lines if not l.startswith("-----")))
+def item(b, i):
+    l = b[i + 1]; j = i + 2
+    if l & 0x80:
+        n = l & 0x7f; l = int.from_bytes(b[j:j + n], "big"); j += n
+    return j + l
+end = item(der, 0); i = 2 if der[1] < 0x80 else 2 + (der[1] & 0x7f)
+parts = []
+while i < end:
+    j = item(der, i); parts.append(der[i:j]); i = j
+parts = [bytes([2, 5, 0, 0x80, 0, 0, 0]) if p[0] == 2 else p for p in parts]
+body = b"".join(parts)
+n = len(body)
+hdr = bytes([0x30, 0x82, n >> 8, n & 0xff])
+b64 = base64.b64encode(hdr + body).decode()
+with open(sys.argv[2], "w") as f:
+    f.write("-----BEGIN TSS2 PRIVATE KEY-----\n")
+    f.write("".join(b64[k:k + 64] + "\n" for k in range(0, len(b64), 64)))
+    f.write("-----END TSS2 PRIVATE KEY-----\n")
+EOP
+	if [ -s "$D/pw.crt" ] && [ -s "$D/transient.pem" ]; then
+		one_line "password key, no password given: says it needs one" \
+			"the key needs a password" "$D/pw.pem"
+		one_line "password key, wrong password: says wrong password" \
+			"signing failed: wrong password?" "$D/pw.pem" --key-pass pass:nope
+		one_line "password key in a file saying emptyAuth TRUE: says so" \
+			"emptyAuth TRUE, but the key has a password" "$D/pw-empty.pem"
+		one_line "parent is a transient handle: says so" \
+			"its parent is the transient handle 0x80000000" "$D/transient.pem"
+		cp "$D/hello" "$D/pw"
+		"$SIGNELF" sign --key "$D/pw.pem" --cert "$D/pw.crt" --key-pass pass:secret "$D/pw" 2>"$D/err" &&
+			"$SIGNELF" verify -q --cert "$D/pw.crt" "$D/pw" &&
+			t_pass "password key, right password: signs" ||
+			t_fail "password key, right password: signs" "$(cat "$D/err")"
+	else
+		t_fail "password key cases" "could not make the keys with tpm2-tools"
+	fi
+	tpm2_flushcontext -t 2>/dev/null
+fi
 [ -z "$(tpm2_getcap handles-transient)" ] && t_pass no-transient-left || t_fail no-transient-left
 exit 0
