@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/limits.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/xattr.h>
 
@@ -270,10 +272,15 @@ static int plan_sections(const struct elfsig_elf *in, bool sign, struct plan *p)
 	return 0;
 }
 
-static int copy_prefix(int from, int to, uint64_t len, const char *name)
+static int pwrite_full(int fd, const void *buf, size_t len, uint64_t off,
+		       const char *name);
+
+/* Copy [@off, @off + @len) of @from to the same place in @to. */
+static int copy_range(int from, int to, uint64_t off, uint64_t len,
+		      const char *name)
 {
 	uint8_t buf[64 << 10];
-	loff_t in_off = 0, out_off = 0;
+	loff_t in_off = (loff_t)off, out_off = (loff_t)off;
 	uint64_t done = 0;
 
 	while (done < len) {
@@ -288,19 +295,51 @@ static int copy_prefix(int from, int to, uint64_t len, const char *name)
 	}
 	while (done < len) {	/* fallback: no copy_file_range here */
 		size_t want = len - done > sizeof(buf) ? sizeof(buf) : (size_t)(len - done);
-		int ret = elfsig_pread_full(from, buf, want, done, name);
+		int ret = elfsig_pread_full(from, buf, want, off + done, name);
 
 		if (ret)
 			return ret;
-		if (lseek(to, (off_t)done, SEEK_SET) < 0) {
-			ret = -errno;
-			elfsig_err("%s: %s", name, strerror(errno));
-			return ret;
-		}
-		ret = elfsig_write_full(to, buf, want, name);
+		ret = pwrite_full(to, buf, want, off + done, name);
 		if (ret)
 			return ret;
 		done += want;
+	}
+	return 0;
+}
+
+/*
+ * The first @len bytes of @from into the empty @to, holes kept holes: only
+ * the data extents are copied (SEEK_DATA/SEEK_HOLE), so a sparse file
+ * stays sparse where it was. Without SEEK_DATA, everything is copied.
+ */
+static int copy_prefix(int from, int to, uint64_t len, const char *name)
+{
+	uint64_t off = 0;
+	int ret;
+
+	while (off < len) {
+		off_t data = lseek(from, (off_t)off, SEEK_DATA), hole;
+
+		if (data < 0 && errno == ENXIO)
+			break;			/* a hole up to the end */
+		if (data < 0)
+			return copy_range(from, to, off, len - off, name);
+		if ((uint64_t)data >= len)
+			break;
+		hole = lseek(from, data, SEEK_HOLE);
+		if (hole < 0 || (uint64_t)hole > len)
+			hole = (off_t)len;
+		ret = copy_range(from, to, (uint64_t)data,
+				 (uint64_t)(hole - data), name);
+		if (ret)
+			return ret;
+		off = (uint64_t)hole;
+	}
+	/* A hole at the end is still part of the file. */
+	if (ftruncate(to, (off_t)len) != 0) {
+		ret = -errno;
+		elfsig_err("%s: %s", name, strerror(errno));
+		return ret;
 	}
 	return 0;
 }
@@ -442,6 +481,12 @@ static void copy_xattrs(int from, int to)
 		goto out;
 	len = flistxattr(from, names, (size_t)len);
 	for (n = names; len > 0 && n < names + len; n += strlen(n) + 1) {
+		/*
+		 * IMA's hash or signature and EVM's HMAC describe the old
+		 * content: copied, they would be wrong (docs/guide.md).
+		 */
+		if (!strcmp(n, "security.ima") || !strcmp(n, "security.evm"))
+			continue;
 		vlen = fgetxattr(from, n, val, XATTR_SIZE_MAX);
 		if (vlen >= 0)
 			(void)fsetxattr(to, n, val, (size_t)vlen, 0);
@@ -449,6 +494,34 @@ static void copy_xattrs(int from, int to)
 out:
 	free(names);
 	free(val);
+}
+
+/*
+ * The file attributes chattr sets that describe how a file is kept, not
+ * what it holds. Immutable and append-only never get this far (the rename
+ * over such a file fails); No_COW only takes on an empty file.
+ */
+#define KEPT_FLAGS	(FS_NODUMP_FL | FS_NOATIME_FL | FS_SYNC_FL | \
+			 FS_COMPR_FL | FS_NOCOMP_FL | FS_DIRSYNC_FL)
+
+/* @from's KEPT_FLAGS on @to too. Return: 0, or a negative errno. */
+static int copy_flags(int from, int to, const char *name)
+{
+	int have = 0, want = 0;
+
+	if (ioctl(from, FS_IOC_GETFLAGS, &have) != 0 || !(have & KEPT_FLAGS))
+		return 0;		/* none, or no such attributes here */
+	if (ioctl(to, FS_IOC_GETFLAGS, &want) != 0)
+		want = 0;
+	want |= have & KEPT_FLAGS;
+	if (ioctl(to, FS_IOC_SETFLAGS, &want) != 0) {
+		int ret = -errno;
+
+		elfsig_err("%s: cannot keep the file's attributes (chattr): %s",
+			   name, strerror(errno));
+		return ret;
+	}
+	return 0;
 }
 
 static int keep_metadata(int fd, int from, const struct stat *st,
@@ -471,7 +544,7 @@ static int keep_metadata(int fd, int from, const struct stat *st,
 	/* After fchown(), which clears security.capability. */
 	if (in_place)
 		copy_xattrs(from, fd);
-	return 0;
+	return in_place ? copy_flags(from, fd, name) : 0;
 }
 
 /* One line for a signed file whose ELFSIG note changes what the kernel does. */
