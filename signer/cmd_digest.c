@@ -82,7 +82,9 @@ int cmd_digest(int argc, char **argv)
 				return exit_code(ret);
 		}
 		print_hex(stdout, digest, dlen);
-		printf("  %s\n", argv[i]);
+		printf("  ");
+		print_name(stdout, argv[i]);
+		printf("\n");
 	}
 	return status;
 }

@@ -46,7 +46,8 @@ static void show_flags(enum elfsig_note_state note, uint32_t flags)
 
 static void show_text(const char *file, const struct elfsig_info *in)
 {
-	printf("%s:\n", file);
+	print_name(stdout, file);
+	printf(":\n");
 	printf("  section:    .signature (index %u), offset %" PRIu64 ", %" PRIu64 " bytes\n",
 	       in->section_index, in->section_offset, in->section_size);
 	if (in->skid[0])
@@ -63,8 +64,8 @@ static void show_text(const char *file, const struct elfsig_info *in)
 
 static void show_json(const char *file, const struct elfsig_info *in)
 {
-	printf("{\"file\":");
-	json_string(stdout, file);
+	printf("{");
+	json_name(stdout, "file", file);
 	printf(",\"status\":\"signed\",\"exit\":0,\"section_index\":%u,\"section_offset\":%" PRIu64
 	       ",\"section_size\":%" PRIu64 ",\"issuer\":",
 	       in->section_index, in->section_offset, in->section_size);
@@ -83,11 +84,11 @@ static void show_json(const char *file, const struct elfsig_info *in)
 
 static void show_json_error(const char *file, int ret)
 {
-	printf("{\"file\":");
-	json_string(stdout, file);
+	printf("{");
+	json_name(stdout, "file", file);
 	printf(",\"status\":\"%s\",\"exit\":%d,\"error\":", status_name(ret),
 	       exit_code(ret));
-	json_string(stdout, cmd_last_error());
+	json_escaped(stdout, cmd_last_error());
 	printf("}\n");
 }
 

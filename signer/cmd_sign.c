@@ -63,7 +63,8 @@ static int sign_tree(const struct elfsig_signer *signer, const char *dir,
 
 		for (i = 0; i < sizeof(why) / sizeof(why[0]); i++)
 			skipped += why[i].n;
-		printf("%s: signed %zu, skipped %zu", dir, st.signed_files, skipped);
+		print_name(stdout, dir);
+		printf(": signed %zu, skipped %zu", st.signed_files, skipped);
 		for (i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
 			if (!why[i].n)
 				continue;

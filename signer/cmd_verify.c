@@ -26,8 +26,8 @@ static const char usage[] =
 
 static void print_json(const char *file, int ret, const struct elfsig_info *info)
 {
-	printf("{\"file\":");
-	json_string(stdout, file);
+	printf("{");
+	json_name(stdout, "file", file);
 	printf(",\"status\":\"%s\",\"exit\":%d", status_name(ret), exit_code(ret));
 	if (info->digest_size) {
 		printf(",\"hash\":\"%s\",\"digest\":\"", elfsig_hash_name(info->hash));
@@ -45,7 +45,7 @@ static void print_json(const char *file, int ret, const struct elfsig_info *info
 	}
 	if (ret) {
 		printf(",\"error\":");
-		json_string(stdout, cmd_last_error());
+		json_escaped(stdout, cmd_last_error());
 	}
 	printf("}\n");
 }
@@ -107,9 +107,12 @@ int cmd_verify(int argc, char **argv)
 		status = worse(status, exit_code(ret));
 		if (json)
 			print_json(argv[i], ret, &info);
-		else if (!quiet && ret == 0)
-			printf("%s: valid (%s, signed by %s)\n", argv[i],
-			       elfsig_hash_name(info.hash), info.signer_subject);
+		else if (!quiet && ret == 0) {
+			print_name(stdout, argv[i]);
+			printf(": valid (%s, signed by ", elfsig_hash_name(info.hash));
+			print_name(stdout, info.signer_subject);
+			printf(")\n");
+		}
 	}
 	elfsig_trust_free(trust);
 	return status;
