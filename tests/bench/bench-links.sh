@@ -40,9 +40,9 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2
 
 # bench SIGNELF: ROW "plain-seconds linked-seconds ratio" (medians).
 bench() {
-	local bin=$1 r a b c
+	local bin=$1 a b c
 	: > "$T_TMP/r"
-	for r in $(seq "$runs"); do
+	for _ in $(seq "$runs"); do
 		a=$(now)
 		"$bin" sign --tree "$T_TMP/plain" -k "$K/rsa2048.key" -c "$K/rsa2048.pem" > "$T_TMP/sum.plain"
 		b=$(now)

@@ -34,9 +34,9 @@ make_outside() {
 	local v
 	rm -rf "$O"
 	cp -a "$R" "$O"
-	for v in $(find "$O" -name victim); do
+	while read -r v; do
 		cp "$FIX/bin/glibc-dynamic" "$v" && ln -f "$v" "${v%/victim}/zalias"
-	done
+	done < <(find "$O" -name victim)
 }
 make_outside
 manifest() { (cd "$1" && find . -printf '%p %i %n %s %y\n' | sort && find . -type f -exec sha256sum {} + | sort); }
@@ -47,20 +47,21 @@ outside_digest=$("$SIGNELF" digest "$FIX/bin/glibc-dynamic" | cut -d' ' -f1)
 # own DIR DIGEST: the programs under DIR whose image is not DIGEST.
 own() {
 	local f
-	for f in $(find "$1" -name victim -o -name zalias); do
+	while read -r f; do
 		[ "$("$SIGNELF" digest "$f" 2>/dev/null | cut -d' ' -f1)" = "$2" ] || printf ' %s' "$f"
-	done
+	done < <(find "$1" -name victim -o -name zalias)
 }
 
 # race DEPTH MODE: the directory at DEPTH swaps with a link to its copy
 # outside while signelf runs ROUNDS times in MODE (tree or file).
 race() {
-	local depth=$1 mode=$2 rel="" k out runs=0 refused=0 signed=0
-	for k in $(seq "$depth"); do rel=$rel/d; done
-	rm -f "$T_TMP/stop"
+	local depth=$1 mode=$2 rel="" out runs=0 refused=0 signed=0
+	for _ in $(seq "$depth"); do rel=$rel/d; done
+	rm -f "$T_TMP/stop" "$T_TMP/stop.ready"
 	ln -sfn "$O$rel" "$R$rel.link"
 	$SWAP "$R$rel" "$R$rel.link" "$T_TMP/stop" 100000000 > "$T_TMP/swaps" &
 	local racer=$!
+	for _ in $(seq 100); do [ -e "$T_TMP/stop.ready" ] && break; sleep 0.1; done
 	for _ in $(seq "$ROUNDS"); do
 		if [ "$mode" = tree ]; then
 			out=$("$SIGNELF" sign --tree "$R" --force "${SIGN[@]}" 2>&1)
@@ -111,8 +112,8 @@ case " $MODES " in *" file "*) race 1 file; race 3 file ;; esac
 name="without a racer the whole tree signs and verifies"
 out=$("$SIGNELF" sign --tree "$R" --force "${SIGN[@]}" 2>&1)
 bad=""
-for f in $(find "$R" -name victim -o -name zalias); do
+while read -r f; do
 	"$SIGNELF" verify -c "$K/rsa2048.pem" "$f" >/dev/null 2>&1 || bad+=" $f"
-done
+done < <(find "$R" -name victim -o -name zalias)
 [ -z "$bad" ] && t_pass "$name" || t_fail "$name" "$out;$bad"
 exit 0

@@ -5,6 +5,7 @@
 dirswap.py DIR LINK STOP MAX: renameat2(DIR, LINK, RENAME_EXCHANGE) in a
 tight loop until the file STOP exists or MAX swaps are done, then swap
 back if needed (DIR is a directory again) and print the number of swaps.
+After the first 64 swaps it creates STOP.ready, for the caller to wait on.
 Each exchange is one atomic step: at every instant DIR's name is either
 the real directory or the link, never missing, as a hostile tree owner
 would race a signer.
@@ -31,6 +32,8 @@ def main():
             print(f"dirswap: {d}: {os.strerror(err)}", file=sys.stderr)
             return 1
         n += 1
+        if n == 64:
+            open(stop + ".ready", "w").close()
     if os.path.islink(d):
         fn(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE)
         n += 1
