@@ -32,7 +32,7 @@ static void show_flags(enum elfsig_note_state note, uint32_t flags)
 		return;
 	}
 	if (note == ELFSIG_NOTE_UNCOVERED) {
-		printf("0x%x in an ELFSIG note outside every PT_LOAD: not covered by the signature, ignored\n",
+		printf("0x%x in an ELFSIG note outside every PT_LOAD or in a section no PT_NOTE maps: not covered by the signature, ignored\n",
 		       flags);
 		return;
 	}

@@ -42,15 +42,31 @@ static bool covered(const struct elfsig_elf *elf, const struct elfsig_phdr *note
 	return false;
 }
 
+/* Is the note section inside a PT_NOTE's file bytes (read as that segment)? */
+static bool mapped_note(const struct elfsig_elf *elf, const struct elfsig_shdr *sh)
+{
+	unsigned int i;
+
+	for (i = 0; i < elf->phnum; i++) {
+		const struct elfsig_phdr *ph = &elf->phdrs[i];
+
+		if (ph->type == PT_NOTE && sh->offset >= ph->offset &&
+		    sh->offset - ph->offset <= ph->filesz &&
+		    sh->size <= ph->filesz - (sh->offset - ph->offset))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Walk the notes of program header @idx. Return: 0 (*@found counts the
  * ELFSIG flags notes, the last one's word in *@flags), or -EBADMSG with
  * a message when @report, or another negative errno.
  */
-static int scan_segment(const struct elfsig_elf *elf, unsigned int idx,
-			bool report, unsigned int *found, uint32_t *flags)
+static int scan_notes(const struct elfsig_elf *elf, const struct elfsig_phdr *ph,
+		      unsigned int idx, bool report, unsigned int *found,
+		      uint32_t *flags)
 {
-	const struct elfsig_phdr *ph = &elf->phdrs[idx];
 	uint64_t align = ph->align == 8 ? 8 : 4, pos = 0;
 	const char *n = elf->name;
 	int ret;
@@ -129,16 +145,30 @@ int elfsig_elf_flags(const struct elfsig_elf *elf, enum elfsig_note_state *state
 			continue;
 		if (covered(elf, ph)) {
 			/* What the kernel reads: malformed means refused. */
-			ret = scan_segment(elf, i, true, &in_load, &word);
+			ret = scan_notes(elf, ph, i, true, &in_load, &word);
 			if (ret)
 				return ret;
 		} else {
 			/* Not signed and ignored by the kernel: only looked at. */
 			unsigned int seen = 0;
 
-			if (scan_segment(elf, i, false, &seen, &other) == 0)
+			if (scan_notes(elf, ph, i, false, &seen, &other) == 0)
 				outside += seen;
 		}
+	}
+	/* A note section no PT_NOTE maps: the kernel never reads it. */
+	for (i = 0; i < elf->shnum && !in_load; i++) {
+		const struct elfsig_shdr *sh = &elf->shdrs[i];
+		struct elfsig_phdr as_seg = {
+			.type = PT_NOTE, .offset = sh->offset, .filesz = sh->size,
+			.align = sh->addralign,
+		};
+		unsigned int seen = 0;
+
+		if (sh->type != SHT_NOTE || !sh->size || mapped_note(elf, sh))
+			continue;
+		if (scan_notes(elf, &as_seg, i, false, &seen, &other) == 0)
+			outside += seen;
 	}
 	if (in_load > 1) {
 		elfsig_err("%s: %u ELFSIG flags notes: at most one is allowed",
@@ -163,7 +193,12 @@ int elfsig_read_flags(const char *path, enum elfsig_note_state *state,
 
 	*state = ELFSIG_NOTE_ABSENT;
 	*flags = 0;
-	ret = elfsig_elf_open(&elf, path, path, ELFSIG_PARSE_SEGMENTS);
+	/* With the sections where they parse: a note section counts too. */
+	elfsig_mute(true);
+	ret = elfsig_elf_open(&elf, path, path, ELFSIG_PARSE_ALL);
+	elfsig_mute(false);
+	if (ret)
+		ret = elfsig_elf_open(&elf, path, path, ELFSIG_PARSE_SEGMENTS);
 	if (ret)
 		return ret;
 	ret = elfsig_elf_flags(&elf, state, flags);

@@ -570,7 +570,7 @@ static void warn_note(const struct elfsig_elf *elf, const char *path,
 		elfsig_err("warning: %s: asks for an executable stack (PT_GNU_STACK with PF_X): the kernel will not run it verified; link it with -z noexecstack",
 			   path);
 	if (note == ELFSIG_NOTE_UNCOVERED)
-		elfsig_err("warning: %s: its ELFSIG note lies outside every PT_LOAD: not signed, the kernel ignores it",
+		elfsig_err("warning: %s: its ELFSIG note lies outside every PT_LOAD or in a section no PT_NOTE maps: not signed, the kernel ignores it",
 			   path);
 }
 
@@ -744,6 +744,16 @@ int elfsig_rewrite_prepare(const char *path, const char *out,
 
 		/* The note as it will be signed: that of the temporary file. */
 		ret = elfsig_elf_flags(&tmp, &note, &note_flags);
+		if (!ret && note == ELFSIG_NOTE_ABSENT) {
+			/* Only to warn: a note section no PT_NOTE maps (the
+			 * input's sections, the temporary has none parsed). */
+			enum elfsig_note_state sec = ELFSIG_NOTE_ABSENT;
+			uint32_t sec_flags = 0;
+
+			if (elfsig_elf_flags(&in, &sec, &sec_flags) == 0 &&
+			    sec == ELFSIG_NOTE_UNCOVERED)
+				note = sec;
+		}
 		if (!ret)
 			ret = elfsig_elf_digest(&tmp, hash, digest, &dlen);
 		if (!ret)

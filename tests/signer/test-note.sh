@@ -135,10 +135,24 @@ gcc -static -I"$INC" -o "$T_TMP/two" "$T_TMP/two.c" && refused "$T_TMP/two" "2 E
 edit "$T_TMP/out-of-load" 'd += b"\0" * (-len(d) % 4); new = len(d); d += d[note:note + 24]; d[note + 12] = ord("X"); struct.pack_into("<QQQQQ", d, seg + 8, new, 0, 0, 24, 24)'
 sign "$T_TMP/out-of-load" 2> "$T_TMP/err"; rc=$?
 [ $rc = 0 ] && [ "$(wc -l < "$T_TMP/err")" = 1 ] && grep -q "outside every PT_LOAD" "$T_TMP/err" &&
-	"$SIGNELF" show "$T_TMP/out-of-load" | grep -q "flags:      0x1 in an ELFSIG note outside every PT_LOAD: not covered" &&
+	"$SIGNELF" show "$T_TMP/out-of-load" | grep -q "flags:      0x1 in an ELFSIG note outside every PT_LOAD or in a section no PT_NOTE maps: not covered" &&
 	"$SIGNELF" show --json "$T_TMP/out-of-load" | grep -q '"note":"uncovered","flags":1}' &&
 	t_pass "note: outside every PT_LOAD: sign warns, show says it is not covered" ||
 	t_fail "note: outside every PT_LOAD: sign warns, show says it is not covered" "rc=$rc $(cat "$T_TMP/err")"
+# The note in a .note section that no PT_NOTE maps (objcopy --add-section
+# makes it SHT_NOTE, not allocated): the kernel never reads it.
+python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("<III", 7, 4, 1) + b"ELFSIG\0\0" + struct.pack("<I", 1))' > "$T_TMP/note.bin"
+name="note: in a .note section no PT_NOTE maps: sign warns, show says it is not covered"
+if objcopy --add-section .note.elfsig="$T_TMP/note.bin" "$T_TMP/plain-static" "$T_TMP/sec-note" &&
+   readelf -SW "$T_TMP/sec-note" | grep -q '\.note\.elfsig *NOTE'; then
+	sign "$T_TMP/sec-note" 2> "$T_TMP/err"; rc=$?
+	[ $rc = 0 ] && [ "$(wc -l < "$T_TMP/err")" = 1 ] && grep -q "in a section no PT_NOTE maps: not signed" "$T_TMP/err" &&
+		"$SIGNELF" show "$T_TMP/sec-note" | grep -q "flags:      0x1 in an ELFSIG note outside every PT_LOAD or in a section no PT_NOTE maps: not covered" &&
+		"$SIGNELF" show --json "$T_TMP/sec-note" | grep -q '"note":"uncovered","flags":1}' &&
+		t_pass "$name" || t_fail "$name" "rc=$rc $(cat "$T_TMP/err")"
+else
+	t_fail "$name" "objcopy did not make a SHT_NOTE section"
+fi
 # Outside every PT_LOAD, even a malformed note only is looked at.
 edit "$T_TMP/out-bad" 'd += b"\0" * (-len(d) % 4); new = len(d); d += d[note:note + 24]; d[note + 12] = ord("X"); struct.pack_into("<QQQQQ", d, seg + 8, new, 0, 0, 20, 20)'
 sign "$T_TMP/out-bad" 2> "$T_TMP/err" && [ ! -s "$T_TMP/err" ] &&
