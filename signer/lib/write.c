@@ -569,6 +569,9 @@ static void warn_note(const struct elfsig_elf *elf, const char *path,
 	else if (exec_stack(elf))
 		elfsig_err("warning: %s: asks for an executable stack (PT_GNU_STACK with PF_X): the kernel will not run it verified; link it with -z noexecstack",
 			   path);
+	if (note == ELFSIG_NOTE_COVERED && (flags & ~ELFSIG_FLAG_ANON_EXEC))
+		elfsig_err("warning: %s: its ELFSIG note sets reserved flag bits 0x%x: the kernel ignores them, a later format may not",
+			   path, flags & ~ELFSIG_FLAG_ANON_EXEC);
 	if (note == ELFSIG_NOTE_UNCOVERED)
 		elfsig_err("warning: %s: its ELFSIG note lies outside every PT_LOAD or in a section no PT_NOTE maps: not signed, the kernel ignores it",
 			   path);

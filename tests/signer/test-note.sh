@@ -159,6 +159,13 @@ sign "$T_TMP/out-bad" 2> "$T_TMP/err" && [ ! -s "$T_TMP/err" ] &&
 	"$SIGNELF" show "$T_TMP/out-bad" | grep -q "flags:      none" &&
 	t_pass "note: a malformed note outside every PT_LOAD is ignored" ||
 	t_fail "note: a malformed note outside every PT_LOAD is ignored" "$(cat "$T_TMP/err")"
+# Reserved bits (only bit 0 has a meaning): signed, with one warning.
+edit "$T_TMP/reserved" 'struct.pack_into("<I", d, note + 20, 0x6)'
+sign "$T_TMP/reserved" 2> "$T_TMP/err"; rc=$?
+name="note: reserved flag bits: signed, one warning line naming them"
+[ $rc = 0 ] && [ "$(wc -l < "$T_TMP/err")" = 1 ] && grep -q "reserved flag bits 0x6" "$T_TMP/err" &&
+	"$SIGNELF" verify -q -c "$K/rsa2048.pem" "$T_TMP/reserved" &&
+	t_pass "$name" || t_fail "$name" "rc=$rc $(cat "$T_TMP/err")"
 # Another name or type is not ours: no flags, no refusal.
 edit "$T_TMP/other" 'struct.pack_into("<I", d, note + 8, 2)'
 sign "$T_TMP/other" 2> "$T_TMP/err" && [ ! -s "$T_TMP/err" ] &&
