@@ -3,7 +3,15 @@
 # Build elfsig's test kernel: extract Debian's linux-source, apply the
 # series, merge the config fragments, build bzImage.
 #
-#   kernel/build-kernel.sh [tiny|kasan|tiny-6.1] [--source]
+#   kernel/build-kernel.sh [tiny|kasan|tiny-6.1|system|deb] [--source]
+#
+# system: the real-system test kernel (tinyconfig + elfsig.config +
+# system.config) as Debian packages (make bindeb-pkg) in
+# build/kernel/system/. deb: the same from a platform's own full config,
+# KCONFIG=FILE (e.g. Debian's /boot/config-*) with the elfsig options of
+# platform.config merged, packages in build/kernel/deb/. For both,
+# PLATFORM_CA=FILE (a PEM certificate) is the builtin trusted key; without
+# it, the test platform CA (kernel/platform-ca.sh).
 #
 # --source: only extract the source and apply the series (what the host
 # suites that compile fs/elfsig/ in userspace need), no configure or build.
@@ -48,10 +56,28 @@ case $VARIANT in
 tiny)  FRAGS=("$TOP/kernel/config/elfsig.config") ;;
 tiny-6.1) FRAGS=("$TOP/kernel/config/elfsig.config" "$TOP/kernel/config/6.1.config") ;;
 kasan) FRAGS=("$TOP/kernel/config/elfsig.config" "$TOP/kernel/config/kasan.config") ;;
+system) FRAGS=("$TOP/kernel/config/elfsig.config" "$TOP/kernel/config/system.config") ;;
+deb)
+	[ -n "${KCONFIG:-}" ] || { echo "build-kernel: deb needs KCONFIG=FILE (a full kernel config)" >&2; exit 2; }
+	[ -r "$KCONFIG" ] || { echo "build-kernel: KCONFIG: cannot read '$KCONFIG'" >&2; exit 2; }
+	FRAGS=("$TOP/kernel/config/platform.config") ;;
 *)     echo "build-kernel: unknown variant '$VARIANT'" >&2; exit 2 ;;
 esac
 
 say() { echo "kernel[$VARIANT]: $*"; }
+
+# The packaged variants: make bindeb-pkg, the packages moved to $DEBDIR.
+TARGET=bzImage
+case $VARIANT in
+system|deb)
+	TARGET=bindeb-pkg
+	DEBDIR=$KDIR/$VARIANT
+	if [ -n "${PLATFORM_CA:-}" ]; then
+		openssl x509 -in "$PLATFORM_CA" -noout 2>/dev/null ||
+			{ echo "build-kernel: PLATFORM_CA: '$PLATFORM_CA' is not a PEM certificate" >&2; exit 2; }
+		PLATFORM_CA=$(realpath "$PLATFORM_CA")
+	fi ;;
+esac
 
 # Not the caller's make flags (-s would hide the progress, -j/jobserver
 # would fight -j$JOBS): this script drives the kernel build on its own.
@@ -163,14 +189,28 @@ fi
 
 # Regenerate .config when a fragment or the series changed.
 mkdir -p "$OBJ"
-cfgsum=$(cat "${FRAGS[@]}" "$APPLIED"/*.patch | sha256sum)
+# The packaged variants name their CA in one more fragment, by absolute
+# path (the platform's, or the test CA); its PEM file is read at every
+# build (the kernel's certs/ rule has FORCE).
+if [ "$TARGET" = bindeb-pkg ]; then
+	cafrag=$OBJ/platform-ca.config
+	printf 'CONFIG_SYSTEM_TRUSTED_KEYS="%s"\n' "${PLATFORM_CA:-$KDIR/platform-ca.pem}" > "$cafrag.tmp"
+	mv "$cafrag.tmp" "$cafrag"
+	FRAGS+=("$cafrag")
+fi
+cfgsum=$(cat "${FRAGS[@]}" ${KCONFIG:+"$KCONFIG"} "$APPLIED"/*.patch | sha256sum)
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.elfsig-config-sum" 2>/dev/null)" != "$cfgsum" ]; then
 	say "configuring (tinyconfig + $(basename -a "${FRAGS[@]}" | tr '\n' ' '))"
-	make -s -C "$SRC" O="$OBJ" tinyconfig >/dev/null
+	if [ "$VARIANT" = deb ]; then
+		cp "$KCONFIG" "$OBJ/.config"
+	else
+		make -s -C "$SRC" O="$OBJ" tinyconfig >/dev/null
+	fi
 	"$SRC"/scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" "${FRAGS[@]}" >/dev/null
 	make -s -C "$SRC" O="$OBJ" olddefconfig >/dev/null
 	# Every option a fragment asks for must have survived olddefconfig.
-	missing=$(grep -hE '^CONFIG_[A-Z0-9_]+=' "${FRAGS[@]}" | while read -r l; do
+	missing=$(grep -hE '^CONFIG_[A-Z0-9_]+=' "${FRAGS[@]}" |
+		grep -v '^CONFIG_SYSTEM_TRUSTED_KEYS=' | while read -r l; do
 		grep -qxF "$l" "$OBJ/.config" || echo "$l"; done)
 	if [ -n "$missing" ]; then
 		echo "build-kernel: options not satisfied by Kconfig: ${missing//$'\n'/ }" >&2
@@ -179,10 +219,18 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$OBJ/.elfsig-config-sum" 2>/dev/null)" !
 	echo "$cfgsum" > "$OBJ/.elfsig-config-sum"
 fi
 
-say "building bzImage (make -j$JOBS, log: ${OBJ#"$TOP"/}/build.log)"
+# A packaged build takes a quarter of an hour; with the source and its
+# own object directory ready it holds the lock no longer, so that the
+# other variants' incremental builds are not kept waiting behind it.
+[ "$TARGET" = bindeb-pkg ] && flock -u 9
+say "building $TARGET (make -j$JOBS, log: ${OBJ#"$TOP"/}/build.log)"
 start=$(date +%s)
 set +e
-make -C "$SRC" O="$OBJ" -j"$JOBS" bzImage > "$OBJ/build.log" 2>&1 &
+if [ "$TARGET" = bindeb-pkg ]; then
+	# The packages land in $OBJ/.. (build/kernel/): none of an earlier run.
+	rm -f "$KDIR"/linux-*.deb "$KDIR"/linux-*_*.buildinfo "$KDIR"/linux-*_*.changes
+fi
+make -C "$SRC" O="$OBJ" -j"$JOBS" "$TARGET" > "$OBJ/build.log" 2>&1 &
 mpid=$!
 n=0
 while kill -0 "$mpid" 2>/dev/null; do
@@ -202,4 +250,14 @@ if grep -E '^[^ ].*warning:' "$OBJ/build.log" | grep -q 'binfmt_elf_sig\|elfsig'
 	grep -E 'warning:' "$OBJ/build.log" | grep 'elfsig' >&2
 fi
 cp "$OBJ/arch/x86/boot/bzImage" "$KDIR/bzImage-$VARIANT"
+if [ "$TARGET" = bindeb-pkg ]; then
+	rm -rf "$DEBDIR.tmp"
+	mkdir -p "$DEBDIR.tmp"
+	mv "$KDIR"/linux-*.deb "$DEBDIR.tmp/"
+	rm -f "$KDIR"/linux-*_*.buildinfo "$KDIR"/linux-*_*.changes
+	cp "$OBJ/include/config/kernel.release" "$DEBDIR.tmp/kernel.release"
+	rm -rf "$DEBDIR"
+	mv "$DEBDIR.tmp" "$DEBDIR"
+	say "packages: $(cd "$DEBDIR" && echo *.deb)"
+fi
 say "done in $(( $(date +%s) - start )) s: ${KDIR#"$TOP"/}/bzImage-$VARIANT"
