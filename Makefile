@@ -52,10 +52,12 @@ include common/common.mk
 include signer/signer.mk
 -include tpm/tpm.mk
 -include keyloader/keyloader.mk
+-include keyloader/init.mk
 -include attest/attest.mk
 -include packaging/packaging.mk
 -include kernel/kernel.mk
 -include tests/tests.mk
+-include tests/system/system.mk
 
 all: $(PROGRAMS)
 
