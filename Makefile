@@ -102,10 +102,11 @@ $(O)/%.o: %.c
 
 clean:
 	rm -rf build/asan build/obj $(O)/*.o $(PROGRAMS)
-	find build -path build/kernel -prune -o \( -name '*.o' -o -name '*.d' \) -type f -print 2>/dev/null | xargs rm -f
+	find build \( -path build/kernel -o -path build/system \) -prune -o \( -name '*.o' -o -name '*.d' \) -type f -print 2>/dev/null | xargs rm -f
 
 distclean:
 	rm -rf build
 
-# build/kernel holds a Linux tree (kernel/kernel.mk); its files are not ours.
--include $(shell find $(O) -path build/kernel -prune -o -name '*.d' -type f -print 2>/dev/null)
+# build/kernel holds a Linux tree (kernel/kernel.mk), build/system a Debian
+# system (tests/system/system.mk); their files are not ours.
+-include $(shell find $(O) \( -path build/kernel -o -path build/system \) -prune -o -name '*.d' -type f -print 2>/dev/null)
