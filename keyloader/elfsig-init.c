@@ -134,6 +134,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	mount_all();
 	mkdir("/run", 0755);
+	mkdir("/run/elfsig", 0755);
 	rc = run_loader();
 	if (rc < 0) {
 		lock_keyring();
