@@ -84,24 +84,24 @@ size_t escape_name(char *out, size_t size, const char *name)
 		size_t k, n = 1;
 
 		if (*p >= 0x20 && *p < 0x7f && *p != '\\') {
-			buf[0] = (char)*p;
-			buf[1] = '\0';
+			add = (const char *)p;	/* the byte itself */
+			k = 1;
 		} else if (*p == '\\') {
 			add = "\\\\";
+			k = 2;
 		} else if (*p >= 0x07 && *p <= 0x0d) {
-			static const char c_esc[] = "abtnvfr";
+			static const char c_esc[] = "\\a\\b\\t\\n\\v\\f\\r";
 
-			buf[0] = '\\';
-			buf[1] = c_esc[*p - 0x07];
-			buf[2] = '\0';
+			add = c_esc + 2 * (*p - 0x07);
+			k = 2;
 		} else if (*p >= 0x80 && (n = utf8_printable(p, end)) != 0) {
-			memcpy(buf, p, n);
-			buf[n] = '\0';
+			add = (const char *)p;	/* a printable character, as it is */
+			k = n;
 		} else {
 			n = 1;
 			snprintf(buf, sizeof(buf), "\\%03o", *p);
+			k = 4;
 		}
-		k = strlen(add);
 		if (len + k < size)
 			memcpy(out + len, add, k);
 		else if (size)

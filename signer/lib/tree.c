@@ -325,10 +325,10 @@ nomem:
 	return -ENOMEM;
 }
 
-static void visit_dir(struct walk *w, int fd, size_t dir);
+static void visit_dir(struct walk *w, int fd, size_t dir, unsigned int depth);
 
 /* Record a directory the walk enters. Return: its index, or -1 (ENOMEM). */
-static ssize_t add_dir(struct walk *w, size_t parent, char *path,
+static ssize_t add_dir(struct walk *w, size_t parent, unsigned int depth, char *path,
 		       size_t name_off, const struct stat *st)
 {
 	struct tree_dir *d;
@@ -339,6 +339,8 @@ static ssize_t add_dir(struct walk *w, size_t parent, char *path,
 
 		if (!nd)
 			return -1;
+		/* Zeroed: the analyser cannot tell every entry read is written. */
+		memset(nd + w->dcap, 0, (cap - w->dcap) * sizeof(*nd));
 		w->dirs = nd;
 		w->dcap = cap;
 	}
@@ -348,7 +350,7 @@ static ssize_t add_dir(struct walk *w, size_t parent, char *path,
 	d->name = path + name_off;
 	d->dev = st->st_dev;
 	d->ino = st->st_ino;
-	d->depth = w->ndirs ? w->dirs[parent].depth + 1 : 0;
+	d->depth = depth;
 	return (ssize_t)w->ndirs++;
 }
 
@@ -357,7 +359,8 @@ static ssize_t add_dir(struct walk *w, size_t parent, char *path,
  * following a link, and only if it is the directory listed (not one
  * swapped in since).
  */
-static void enter_dir(struct walk *w, int dfd, size_t parent, char *path,
+static void enter_dir(struct walk *w, int dfd, size_t parent,
+		      unsigned int depth, char *path,
 		      size_t name_off, const struct stat *listed)
 {
 	struct stat st;
@@ -386,7 +389,7 @@ static void enter_dir(struct walk *w, int dfd, size_t parent, char *path,
 		free(path);
 		return;
 	}
-	d = add_dir(w, parent, path, name_off, &st);
+	d = add_dir(w, parent, depth, path, name_off, &st);
 	if (d < 0) {
 		elfsig_err("%s: out of memory", path);
 		failed(w, -ENOMEM);
@@ -394,13 +397,13 @@ static void enter_dir(struct walk *w, int dfd, size_t parent, char *path,
 		free(path);
 		return;
 	}
-	visit_dir(w, fd, (size_t)d);
+	visit_dir(w, fd, (size_t)d, depth);
 }
 
-static void visit(struct walk *w, int dfd, size_t dir, const char *name)
+static void visit(struct walk *w, int dfd, size_t dir, unsigned int depth,
+		  const char *name)
 {
 	const struct tree_dir *parent = &w->dirs[dir];
-	unsigned int depth = parent->depth;
 	struct tree_file *f;
 	struct stat st;
 	size_t primary, name_off;
@@ -428,7 +431,7 @@ static void visit(struct walk *w, int dfd, size_t dir, const char *name)
 				   path, TREE_MAX_DEPTH);
 			failed(w, -ELOOP);
 		} else {
-			enter_dir(w, dfd, dir, path, name_off, &st);
+			enter_dir(w, dfd, dir, depth + 1, path, name_off, &st);
 			return;		/* the directory keeps @path */
 		}
 		free(path);
@@ -463,10 +466,10 @@ nomem:
 }
 
 /* List the directory @dir open as @fd, visit what it holds, close @fd. */
-static void visit_dir(struct walk *w, int fd, size_t dir)
+static void visit_dir(struct walk *w, int fd, size_t dir, unsigned int depth)
 {
 	const char *path = w->dirs[dir].path;
-	unsigned int depth = w->dirs[dir].depth, k;
+	unsigned int k;
 	char **names = NULL;
 	size_t n = 0, i;
 	DIR *d;
@@ -498,7 +501,7 @@ static void visit_dir(struct walk *w, int fd, size_t dir)
 		failed(w, ret);
 	}
 	for (i = 0; i < n; i++) {
-		visit(w, dirfd(d), dir, names[i]);
+		visit(w, dirfd(d), dir, depth, names[i]);
 		free(names[i]);
 	}
 	free(names);
@@ -514,7 +517,7 @@ static void visit_dir(struct walk *w, int fd, size_t dir)
 static int cursor_open(struct walk *w, size_t dir, const char *who)
 {
 	struct cursor *c = &w->cur;
-	size_t want[TREE_MAX_DEPTH + 1], x = dir;
+	size_t want[TREE_MAX_DEPTH + 1] = { 0 }, x = dir;
 	unsigned int depth = w->dirs[dir].depth, k;
 
 	for (k = depth + 1; k-- > 0; x = w->dirs[x].parent)
@@ -788,7 +791,7 @@ int elfsig_sign_tree(const struct elfsig_signer *signer, const char *dir,
 	}
 	w = calloc(1, sizeof(*w));
 	path = strdup(dir);
-	if (!w || !path || add_dir(w, 0, path, strlen(path), &st) < 0) {
+	if (!w || !path || add_dir(w, 0, 0, path, strlen(path), &st) < 0) {
 		elfsig_err("%s: out of memory", dir);
 		free(path);
 		if (w)
@@ -812,7 +815,7 @@ int elfsig_sign_tree(const struct elfsig_signer *signer, const char *dir,
 		elfsig_err("%s: %s", dir, strerror(errno));
 		failed(w, ret);
 	} else {
-		visit_dir(w, fd, 0);
+		visit_dir(w, fd, 0, 0);
 	}
 	for (i = 0; i < w->n; i++)
 		if (!w->files[i].alias)
