@@ -114,14 +114,37 @@ KVER=0.0.0-elfsig-packages
 mkdir -p "$CH/usr/lib/modules/$KVER/kernel"
 touch "$CH/usr/lib/modules/$KVER/modules.order" "$CH/usr/lib/modules/$KVER/modules.builtin"
 echo CONFIG_RD_GZIP=y > "$CH/boot/config-$KVER"
+# With elfsig-init installed, the image's first process is elfsig-init
+# (unsigned, as the hook leaves it), the initramfs-tools /init is kept
+# beside it, and the init-top script is the one that copies the event log.
 if inch mkinitramfs -o /tmp/initrd.img "$KVER" > "$T_TMP/mkinitramfs.log" 2>&1 &&
-   inch lsinitramfs /tmp/initrd.img > "$T_TMP/list" 2>&1 &&
-   grep -qx 'usr/sbin/elfsig-keyloader' "$T_TMP/list" &&
-   grep -qx 'usr/share/initramfs-tools/scripts/init-top/elfsig\|scripts/init-top/elfsig' "$T_TMP/list" &&
-   grep -q 'libtss2-tcti-device.so.0' "$T_TMP/list"; then
-	t_pass "mkinitramfs in the chroot: the image has the loader, its script and the TPM TCTI"
+   inch lsinitramfs /tmp/initrd.img > "$T_TMP/list" 2>&1; then
+	missing=
+	for f in usr/sbin/elfsig-keyloader init init.initramfs-tools scripts/init-top/elfsig-init; do
+		grep -qx "$f" "$T_TMP/list" || missing+=" $f"
+	done
+	grep -q 'libtss2-tcti-device\.so\.0' "$T_TMP/list" || missing+=" libtss2-tcti-device.so.0"
+	grep -qx 'scripts/init-top/elfsig' "$T_TMP/list" && missing+=" (scripts/init-top/elfsig still there)"
+	[ -z "$missing" ] &&
+		t_pass "mkinitramfs in the chroot: the image has the loader, elfsig-init as /init, its script and the TPM TCTI" ||
+		t_fail "mkinitramfs in the chroot: the image has the loader, elfsig-init as /init, its script and the TPM TCTI" "missing:$missing"
+	rm -rf "$CH/tmp/unpacked"
+	if inch unmkinitramfs /tmp/initrd.img /tmp/unpacked > "$T_TMP/unmk.log" 2>&1; then
+		root=$CH/tmp/unpacked
+		[ -d "$root/main" ] && root=$root/main
+		# (the package's elfsig-init is unsigned; a signed one loses its signature)
+		inch signelf remove --output /tmp/init.unsigned /usr/sbin/elfsig-init > "$T_TMP/rm.log" 2>&1 ||
+			cp "$CH/usr/sbin/elfsig-init" "$CH/tmp/init.unsigned"
+		if cmp -s "$root/init" "$CH/tmp/init.unsigned"; then
+			t_pass "the image's /init is the installed elfsig-init without its signature"
+		else
+			t_fail "the image's /init is the installed elfsig-init without its signature" "$(head -n 1 "$T_TMP/rm.log")"
+		fi
+	else
+		t_fail "unmkinitramfs unpacks the image" "$(tail -n 2 "$T_TMP/unmk.log" | tr '\n' '|')"
+	fi
 else
-	t_fail "mkinitramfs in the chroot: the image has the loader, its script and the TPM TCTI" "$(tail -n 3 "$T_TMP/mkinitramfs.log" | tr '\n' '|')"
+	t_fail "mkinitramfs in the chroot builds an image" "$(grep -E '^E:' "$T_TMP/mkinitramfs.log" | head -n 3 | tr '\n' '|')"
 fi
 
 # And out again: apt removes every file the packages installed.
