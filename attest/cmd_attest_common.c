@@ -72,7 +72,7 @@ int read_input(const char *path, size_t cap, uint8_t **buf, size_t *len)
 		err_msg("%s: out of memory", path);
 		return -ENOMEM;
 	}
-	ret = read_bounded(path, *buf, cap, len);
+	ret = read_bounded(path, *buf, cap, len, false);
 	if (ret) {
 		free(*buf);
 		*buf = NULL;

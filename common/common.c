@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,48 @@ int common_write_atomic(const char *path, const void *data, size_t len,
 
 	ret = common_atomic_prepare(path, data, len, mode, &tmp, err);
 	return ret ? ret : common_atomic_commit(tmp, path, err);
+}
+
+int common_open_input(int dirfd, const char *path, bool follow,
+		      common_err_fn err)
+{
+	struct stat st;
+	int fd, ret;
+
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+		    (follow ? 0 : O_NOFOLLOW));
+	if (fd < 0) {
+		ret = -errno;
+		err("%s: cannot open: %s", path, strerror(errno));
+		return ret;
+	}
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		err("%s: cannot stat: %s", path, strerror(errno));
+		close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err("%s: not a regular file", path);
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+void common_arm_alarm(unsigned int secs, void (*handler)(int))
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	alarm(secs);
 }
 
 int common_read_upto(int fd, void *buf, size_t cap, size_t *got)

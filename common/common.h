@@ -170,6 +170,34 @@ int common_write_atomic(const char *path, const void *data, size_t len,
 void common_sync_dir(const char *path) COMMON_INTERNAL;
 
 /**
+ * common_open_input() - open a user-named input for reading, refused
+ * unless it is a regular file
+ * @dirfd:  as openat()'s (AT_FDCWD for a path)
+ * @path:   the input
+ * @follow: false adds O_NOFOLLOW (a symbolic link is refused)
+ * @err:    where a refusal is reported (one line naming @path)
+ *
+ * Opened O_NONBLOCK (a FIFO's open does not wait for a writer),
+ * O_CLOEXEC and O_NOCTTY, its type checked on the descriptor: a FIFO,
+ * device, socket or directory is refused without blocking.
+ *
+ * Return: the descriptor, or a negative errno (-EINVAL when not a
+ * regular file).
+ */
+int common_open_input(int dirfd, const char *path, bool follow,
+		      common_err_fn err) COMMON_INTERNAL;
+
+/**
+ * common_arm_alarm() - a watchdog an inherited signal mask cannot disable
+ * @secs:    seconds until SIGALRM (0 disarms)
+ * @handler: the SIGALRM handler
+ *
+ * Installs @handler, unblocks SIGALRM (a parent may have blocked it, and
+ * the mask survives exec) and starts the alarm.
+ */
+void common_arm_alarm(unsigned int secs, void (*handler)(int)) COMMON_INTERNAL;
+
+/**
  * common_read_upto() - read from @fd until end of file or @cap bytes,
  * retrying on EINTR
  * @fd:  the file

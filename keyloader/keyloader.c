@@ -641,6 +641,29 @@ bad:
 }
 
 /*
+ * The counter answered, and disagrees with its binding (status 13); any
+ * other error is the TPM's or the transport's (status 4): slots taken by
+ * another TPM user, a response whose HMAC fails, no answer.
+ */
+static bool counter_disagrees(int err)
+{
+	return err == -ENOENT || err == -ESTALE || err == -EKEYREJECTED ||
+	       err == -ENODATA || err == -ERANGE;
+}
+
+/* A TPM fault, in words (the TPM layer's line says which command). */
+static const char *tpm_reason(int err)
+{
+	switch (err) {
+	case -ENOSPC:	return "TPM out of object or session slots";
+	case -EPERM:	return "TPM authorisation or response authentication failed";
+	case -ENODEV:	return "TPM not reachable";
+	case -EBUSY:	return "TPM busy or in dictionary-attack lockout";
+	default:	return strerror(-err);
+	}
+}
+
+/*
  * Step 4a: rollback. The epoch is the bound counter minus the binding's
  * base, read through a session salted with the pinned SRK (the TPM
  * authenticates the value). A policy of an older generation loads
@@ -661,11 +684,23 @@ static int check_epoch(struct run *r)
 		fail(r, EXIT_SRK);
 		return -1;
 	}
+	if (err) {
+		say(3, "storage root key: %s: no key loaded (a TPM fault, not the enrolment's: retry, or see who else uses the TPM)",
+		    tpm_reason(err));
+		fail(r, EXIT_TPM);
+		return -1;
+	}
 	err = kl_counter_epoch(r->tpm, &r->binding, &value, &r->epoch);
+	if (err && !counter_disagrees(err)) {
+		say(3, "rollback counter 0x%08x: cannot be read: %s: no key loaded (a TPM fault, not a rollback: retry, or see who else uses the TPM)",
+		    r->binding.nv_index, tpm_reason(err));
+		fail(r, EXIT_TPM);
+		return -1;
+	}
 	if (err) {
 		say(3, "rollback counter 0x%08x: %s: no key loaded (docs/keyloader.md, \"Rollback protection\": the authority binds it again with elfsig-enroll counter)",
 		    r->binding.nv_index, kl_counter_reason(err));
-		fail(r, err == -ENODEV || err == -EIO ? EXIT_TPM : EXIT_ROLLBACK);
+		fail(r, EXIT_ROLLBACK);
 		return -1;
 	}
 	if (r->policy.generation < r->epoch) {
@@ -1033,10 +1068,8 @@ int main(int argc, char **argv)
 		say(3, "bad command line (see --help); locking %s",
 		    r.keyring_spec);
 	}
-	if (r.timeout) {
-		signal(SIGALRM, watchdog);
-		alarm(r.timeout);
-	}
+	if (r.timeout)
+		common_arm_alarm(r.timeout, watchdog);
 
 	find_keyring(&r);
 	survey_keyring(&r);

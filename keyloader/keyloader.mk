@@ -47,14 +47,15 @@ KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
 	     tests/keyloader/authority.sh tests/keyloader/predict.sh \
 	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh \
 	     tests/keyloader/platform-ca.sh tests/keyloader/prefilled.sh \
-	     tests/keyloader/rollback.sh tests/keyloader/pcrsig.sh
+	     tests/keyloader/rollback.sh tests/keyloader/pcrsig.sh \
+	     tests/keyloader/faults.sh
 CHECK_SUITES += $(KL_SUITES)
 ASAN_SUITES  += tests/keyloader/unit.sh tests/keyloader/policy.sh \
 		tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
 		tests/keyloader/authority.sh tests/keyloader/predict.sh \
 		tests/keyloader/fuzz-replay.sh tests/keyloader/platform-ca.sh \
 		tests/keyloader/prefilled.sh tests/keyloader/rollback.sh \
-		tests/keyloader/pcrsig.sh
+		tests/keyloader/pcrsig.sh tests/keyloader/faults.sh
 
 $(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a
 	@mkdir -p $(dir $@)

@@ -393,12 +393,9 @@ int elfsig_tpm_sealed_read_file(const char *path,
 	int fd, ret;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		tpm_err("%s: %s", path, strerror(errno));
-		return ret;
-	}
+	fd = common_open_input(AT_FDCWD, path, true, tpm_err);
+	if (fd < 0)
+		return fd;
 	/* Read one byte past the limit to detect oversized files, whatever
 	 * fstat says (pipes, /proc files). */
 	buf = malloc(ELFSIG_TPM_MAX_SEALED_FILE + 1);

@@ -28,21 +28,12 @@ int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 
 	*buf = NULL;
 	*len = 0;
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
-		    O_NONBLOCK);
-	if (fd < 0) {
-		err = -errno;
-		kl_err("%s: cannot open: %s", path, strerror(errno));
-		return err;
-	}
+	fd = common_open_input(dirfd, path, false, kl_err);
+	if (fd < 0)
+		return fd;
 	if (fstat(fd, &st)) {
 		err = -errno;
 		kl_err("%s: cannot stat: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err = -EINVAL;
-		kl_err("%s: not a regular file", path);
 		goto out;
 	}
 	if (st.st_size < 0 || (uint64_t)st.st_size > max) {

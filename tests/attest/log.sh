@@ -69,7 +69,7 @@ expect huge-count 5 "*many.log: more than 8192 records" "$ATTEST" log --log "$D/
 expect empty-log 5 "*empty.log: empty log*" "$ATTEST" log --log "$D/empty.log"
 head -c $((8 * 1024 * 1024 + 1)) /dev/zero >"$D/big.log"
 expect oversized-log 5 "*big.log: larger than 8388608 bytes" "$ATTEST" log --log "$D/big.log"
-expect missing-log 1 "*nope.log: No such file or directory" "$ATTEST" log --log "$D/nope.log"
+expect missing-log 1 "*nope.log: cannot open: No such file or directory" "$ATTEST" log --log "$D/nope.log"
 
 # contents
 "$KERNLOG" mutate "$L" "$D/swap.log" swap:0:1

@@ -337,33 +337,9 @@ fi
 # 10. A TPM that accepts the connection and never answers: the watchdog
 # locks the keyring and exits.
 if case_setup silent k1.pem k2.pem; then
-	# The server picks two free consecutive ports itself (no race with
+	# The stand-in picks two free consecutive ports itself (no race with
 	# other suites) and writes the first to a file once it listens.
-	python3 - "$D/port" <<'PY' &
-import random, socket, sys, time
-while True:
-    p = random.randrange(30000, 60000)
-    socks = []
-    try:
-        for port in (p, p + 1):
-            s = socket.socket()
-            s.bind(("127.0.0.1", port)); s.listen(4); socks.append(s)
-        break
-    except OSError:
-        for s in socks:
-            s.close()
-open(sys.argv[1] + ".tmp", "w").write(str(p))
-import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
-conns = []
-end = time.time() + 60
-while time.time() < end:
-    for s in socks:
-        s.settimeout(0.2)
-        try:
-            conns.append(s.accept())
-        except OSError:
-            pass
-PY
+	python3 "$TOP/tests/tools/tpmproxy.py" "$D/port" 0 --silent &
 	spid=$!
 	t_on_exit "kill $spid 2>/dev/null"
 	for _ in $(seq 1 100); do [ -s "$D/port" ] && break; sleep 0.05; done

@@ -72,7 +72,8 @@ int exit_code(int err);
 int parse_u32(const char *s, uint32_t *out);
 int parse_hex(const char *hex, uint8_t *out, size_t cap, size_t *len);
 void print_hex(const uint8_t *p, size_t len);
-int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len);
+int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len,
+		 bool pipe_ok);
 int write_file(const char *path, const uint8_t *buf, size_t len);
 int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm);
 void tpm_watchdog(const struct common_opts *c);

@@ -140,28 +140,37 @@ void print_hex(const uint8_t *p, size_t len)
 
 /*
  * Read at most @cap bytes of @path ("-": stdin); more is an error. A
- * regular file or a pipe (a secret handed over with <(...) never touches
- * a disk); a device or directory is refused without blocking: opened
- * O_NONBLOCK, its type checked on the descriptor, then read blocking.
+ * regular file (common_open_input(): a FIFO, device or directory is
+ * refused without blocking); with @pipe_ok also a pipe, so that a secret
+ * handed over with <(...) never touches a disk (then read blocking).
  */
-int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len)
+int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len,
+		 bool pipe_ok)
 {
-	int fd = strcmp(path, "-") ?
-		 open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : 0;
+	int fd = 0;
 	struct stat st;
 	uint8_t extra;
 	int ret = 0;
 
 	*len = 0;
-	if (fd < 0) {
-		err_msg("%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (fd && (fstat(fd, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) ||
-		   fcntl(fd, F_SETFL, 0))) {
-		err_msg("%s: not a regular file or a pipe", path);
-		close(fd);
-		return -EINVAL;
+	if (strcmp(path, "-") && !pipe_ok) {
+		fd = common_open_input(AT_FDCWD, path, true, err_msg);
+		if (fd < 0)
+			return fd;
+	} else if (strcmp(path, "-")) {
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0) {
+			ret = -errno;
+			err_msg("%s: %s", path, strerror(errno));
+			return ret;
+		}
+		if (fstat(fd, &st) ||
+		    !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) ||
+		    fcntl(fd, F_SETFL, 0)) {
+			err_msg("%s: not a regular file or a pipe", path);
+			close(fd);
+			return -EINVAL;
+		}
 	}
 	ret = common_read_upto(fd, buf, cap, len);
 	if (ret)
@@ -217,8 +226,7 @@ void tpm_watchdog(const struct common_opts *c)
 		     prog, elfsig_tpm_tcti(c->tcti), secs);
 	watchdog_len = n < 0 ? 0 : (size_t)n < sizeof(watchdog_msg) ?
 		       (size_t)n : sizeof(watchdog_msg) - 1;
-	signal(SIGALRM, watchdog_fired);
-	alarm(secs);
+	common_arm_alarm(secs, watchdog_fired);
 }
 
 int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm)

@@ -102,7 +102,7 @@ int cmd_seal(int argc, char **argv)
 			return usage_err(usage, "--expect %s: want INDEX=HEX with a selected PCR and a %zu-byte value",
 					 expect[k], vals.digest_size);
 
-	ret = read_bounded(in, secret, sizeof(secret), &len);
+	ret = read_bounded(in, secret, sizeof(secret), &len, true);
 	if (!ret && len == 0) {
 		err_msg("%s: empty secret", in);
 		ret = -EINVAL;

@@ -21,9 +21,9 @@ static int load_tss(const char *pubf, const char *privf, const char *pcrs,
 
 	ret = elfsig_tpm_pcrsel_parse(pcrs, &sel);
 	if (!ret)
-		ret = read_bounded(pubf, pub, sizeof(pub), &publen);
+		ret = read_bounded(pubf, pub, sizeof(pub), &publen, false);
 	if (!ret)
-		ret = read_bounded(privf, priv, sizeof(priv), &privlen);
+		ret = read_bounded(privf, priv, sizeof(priv), &privlen, false);
 	if (!ret)
 		ret = elfsig_tpm_sealed_from_tss(&sel, pub, publen, priv,
 						 privlen, out);
