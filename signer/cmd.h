@@ -26,6 +26,7 @@ int cmd_show(int argc, char **argv);
 int cmd_digest(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
+int cmd_sign_deb(int argc, char **argv);
 
 /* Map a library return value to an exit code. */
 int exit_code(int ret);
@@ -82,6 +83,15 @@ int refuse_same_file(const char *cmd, const char *out, const char *in);
  */
 int read_pass(const char *spec, char **pass);
 void free_pass(char *pass);
+
+/*
+ * Load the signer of @so for command @cmd: @output may not be its key or
+ * certificate; @pass_spec (or NULL) is read with read_pass(). Returns 0
+ * and *@signer, or the exit status after one message.
+ */
+int load_signer(const char *cmd, struct elfsig_signer_opts *so,
+		const char *output, const char *pass_spec,
+		struct elfsig_signer **signer);
 
 void json_string(FILE *f, const char *s);
 /* A JSON string of text already escaped (cmd_last_error()). */

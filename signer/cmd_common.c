@@ -339,6 +339,30 @@ void free_pass(char *pass)
 	free(pass);
 }
 
+int load_signer(const char *cmd, struct elfsig_signer_opts *so,
+		const char *output, const char *pass_spec,
+		struct elfsig_signer **signer)
+{
+	char *pass = NULL;
+	int ret;
+
+	if (refuse_same_file(cmd, output, so->key) ||
+	    refuse_same_file(cmd, output, so->cert))
+		return EXIT_USAGE;
+	if (pass_spec) {
+		ret = read_pass(pass_spec, &pass);
+		if (ret)
+			return ret;
+		so->key_pass = pass;
+	}
+	ret = elfsig_signer_load(so, signer);
+	free_pass(pass);
+	so->key_pass = NULL;
+	if (ret)
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILURE_IO;
+	return 0;
+}
+
 int exit_code(int ret)
 {
 	switch (ret) {

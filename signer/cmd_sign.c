@@ -99,7 +99,6 @@ int cmd_sign(int argc, char **argv)
 	struct elfsig_signer *signer = NULL;
 	const char *output = NULL, *pass_spec = getenv("ELFSIG_KEY_PASS");
 	const char *tree = NULL;
-	char *pass = NULL;
 	unsigned int flags = 0, tree_flags = 0;
 	int nprov = 0, c, ret, status = EXIT_VALID;
 
@@ -161,20 +160,9 @@ int cmd_sign(int argc, char **argv)
 		return usage_error("sign", "no FILE given");
 	if (output && argc - optind != 1)
 		return usage_error("sign", "--output takes exactly one FILE");
-	if (refuse_same_file("sign", output, so.key) ||
-	    refuse_same_file("sign", output, so.cert))
-		return EXIT_USAGE;
-	if (pass_spec) {
-		ret = read_pass(pass_spec, &pass);
-		if (ret)
-			return ret;
-		so.key_pass = pass;
-	}
-
-	ret = elfsig_signer_load(&so, &signer);
-	free_pass(pass);
+	ret = load_signer("sign", &so, output, pass_spec, &signer);
 	if (ret)
-		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAILURE_IO;
+		return ret;
 	if (tree) {
 		status = sign_tree(signer, tree, tree_flags);
 	} else if (output) {

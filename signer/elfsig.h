@@ -285,6 +285,36 @@ ELFSIG_API int elfsig_sign_tree(const struct elfsig_signer *signer,
 				const char *dir, unsigned int flags,
 				struct elfsig_tree_stats *stats);
 
+/* What elfsig_sign_deb() did. */
+struct elfsig_deb_stats {
+	size_t signed_files;	/* ELF members of data.tar signed */
+	size_t hard_links;	/* hard-link members naming a signed file */
+	size_t other_files;	/* regular members left as they were */
+	size_t md5sums_updated;	/* DEBIAN/md5sums lines changed */
+};
+
+/**
+ * elfsig_sign_deb() - sign every ELF file of a Debian package
+ * @signer: from elfsig_signer_load()
+ * @path:   the .deb
+ * @out:    output path, or NULL to replace @path atomically
+ * @stats:  out, the counts, or NULL
+ *
+ * Every regular member of data.tar that is an ELF executable or library
+ * (ET_EXEC or ET_DYN with program headers) is signed as elfsig_sign_file()
+ * signs a file; control.tar's md5sums lines of those files are set to
+ * their new MD5. Every other byte of both tar streams is kept (headers,
+ * modes, owners, order, other members), each stream is compressed again
+ * with its own compressor (gzip, xz or zstd, run as programs) and the ar
+ * members keep their headers but for the sizes. A package without an ELF
+ * member is written unchanged. The output replaces @out atomically.
+ * Return: 0, -EBADMSG for a malformed package (one line says where), or
+ * another negative errno.
+ */
+ELFSIG_API int elfsig_sign_deb(const struct elfsig_signer *signer,
+			       const char *path, const char *out,
+			       struct elfsig_deb_stats *stats);
+
 /**
  * elfsig_attach_file() - store a detached PKCS#7 signature made elsewhere
  * @path:  the input file

@@ -16,6 +16,7 @@ static const struct common_cmd commands[] = {
 	{ "digest", cmd_digest, "print the image digest, or the message to sign" },
 	{ "attach", cmd_attach, "store a detached PKCS#7 signature made elsewhere" },
 	{ "remove", cmd_remove, "delete the signature section" },
+	{ "sign-deb", cmd_sign_deb, "sign every ELF file of Debian packages" },
 };
 
 static const struct common_prog signelf = {

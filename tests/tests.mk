@@ -8,7 +8,8 @@ SIGNER_SUITES := tests/signer/test-api.sh tests/signer/test-roundtrip.sh \
 		 tests/signer/test-tree.sh tests/signer/test-note.sh \
 		 tests/signer/test-tree-tpm.sh tests/signer/test-tree-race.sh \
 		 tests/signer/test-tree-swap.sh tests/signer/test-metadata.sh \
-		 tests/signer/test-names.sh
+		 tests/signer/test-names.sh \
+		 tests/signer/test-sign-deb.sh
 CHECK_SUITES  += $(SIGNER_SUITES)
 ASAN_SUITES   += $(SIGNER_SUITES)
 CHECK_SUITES  += tests/docs/test-man.sh
