@@ -101,7 +101,7 @@ if [ -f "$BC" ]; then
 			"$R/usr/share/bash-completion/completions" "$1" "$2"
 	}
 	got="$(comp signelf s)|$(comp elfsig-enroll cr)|$(comp 'elfsig-attest verify' --al)|$(comp elfsig-keyloader --ti)|$(comp 'elfsig-tpm seal' --pc)"
-	[ "$got" = "show sign|create|--allow|--timeout|--pcrs" ] &&
+	[ "$got" = "show sign sign-deb|create|--allow|--timeout|--pcrs" ] &&
 		t_pass "bash completion: commands and options of the five tools" ||
 		t_fail "bash completion: commands and options of the five tools" "$got"
 else
