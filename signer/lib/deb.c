@@ -532,6 +532,8 @@ static int sign_member(struct deb *d, const struct elfsig_signer *signer,
 static int buf_append(uint8_t **buf, size_t *len, size_t *cap, const void *p,
 		      size_t n)
 {
+	if (!n)
+		return 0;
 	if (n > *cap - *len) {
 		size_t c = *cap ? *cap : 1 << 20;
 		void *q;
@@ -720,7 +722,7 @@ static void deb_free(struct deb *d)
 int elfsig_sign_deb(const struct elfsig_signer *signer, const char *path,
 		    const char *out, struct elfsig_deb_stats *stats)
 {
-	struct elfsig_deb_stats dummy;
+	struct elfsig_deb_stats dummy = { 0 };
 	struct deb d = { .name = path };
 	uint8_t *buf = NULL, *ctl = NULL, *data = NULL, *newdata = NULL, *pkg = NULL;
 	size_t len, ctllen, datalen, newlen, pkglen;
