@@ -7,8 +7,8 @@
 #   make kernel-deb      linux-image packages from a full config:
 #                        KCONFIG=FILE [PLATFORM_CA=FILE] (build/kernel/deb/)
 #   make system-image    build/system/: the signed, enrolled image
-#   make check-system    boot it and run tests/system/test-system.sh
-#                        (its own tier: not part of make check)
+#   make check-system    build it, boot it and run tests/system/test-system.sh
+#                        (its own tier, in .ci/run: not part of make check)
 
 .PHONY: kernel-system kernel-deb system-image check-system
 
@@ -21,6 +21,9 @@ kernel-deb:
 system-image: all kernel-system
 	@tests/system/build-image
 
+# The image's build exits 77 when Debian's archive is not reachable: the
+# suite then skips and says so.
 check-system: deps
-	@$(MAKE) --no-print-directory system-image
+	@$(MAKE) --no-print-directory all kernel-system
+	@tests/system/build-image || [ $$? = 77 ]
 	@tests/run tests/system/test-system.sh
