@@ -36,6 +36,10 @@ struct opts {
 	 * issued, as the kernel's CONFIG_ELFSIG_TRUSTED_KEYS would. */
 	const char *platform_ca[ENROLL_MAX_PLATFORM_CA];
 	size_t nplatform_ca;
+	/* migrate --expect-key: the keys the operator confirms, as given
+	 * (sha256:HEX, checked by parse_opts) */
+	const char *expect_key[KL_MAX_KEYS];
+	size_t nexpect_key;
 };
 
 extern const char usage_text[];
@@ -47,6 +51,9 @@ int add_certs(struct kl_policy *pol, int n, char **paths);
  * a platform CA, or one line each that says why not. Return: 0 or
  * EXIT_FAIL. */
 int check_platform_ca(const struct opts *o, int n, char **paths);
+/* A fingerprint given as sha256:HEX (or bare HEX). Return: 0 or -EINVAL
+ * (no message). */
+int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN]);
 /* Remove keys given as certificate files or sha256:HEX. */
 int remove_keys(struct kl_policy *pol, int n, char **args);
 

@@ -31,8 +31,10 @@ const char usage_text[] =
 "                   --replace-digest), as --pcr-values reads them\n"
 "  reseal           seal the enrolment again with this TPM (after a TPM\n"
 "                   clear); needs no authority key\n"
-"  migrate          turn a version 1 enrolment (policy sealed to one PCR\n"
-"                   state) into a signed one; the TPM must still vouch for it\n"
+"  migrate          turn an older enrolment into a current one; a version 1\n"
+"                   enrolment (policy sealed to one PCR state) proves no\n"
+"                   creator: its keys are listed and each must be\n"
+"                   confirmed with --expect-key (a re-enrolment decision)\n"
 "  show             list the enrolled keys\n"
 "  check            verify the policy's signature and that the TPM unseals\n"
 "                   the enrolment under an installed PCR policy (as the\n"
@@ -91,6 +93,9 @@ const char usage_text[] =
 "                         repeatable), as a kernel with\n"
 "                         CONFIG_ELFSIG_TRUSTED_KEYS trusting them would\n"
 "      --public-key PEM   pcrsig: the systemd key (.pcrpkey)\n"
+"      --expect-key FPR   migrate: a key (sha256:HEX, as show prints it) the\n"
+"                         operator confirms; repeat for each: a version 1\n"
+"                         enrolment migrates only if these are exactly its keys\n"
 "  -f, --force            create: replace an existing policy; counter,\n"
 "                         create, migrate: may lower the machine's epoch\n"
 "  -h, --help             this help\n"
@@ -154,7 +159,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
 	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE, OPT_PLATFORM_CA,
-	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP, OPT_PUBKEY };
+	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP, OPT_PUBKEY,
+	       OPT_EXPECT };
 	static const struct option longopts[] = {
 		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
@@ -177,6 +183,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		{ "generation",	 required_argument, NULL, OPT_GEN },
 		{ "bump",	 no_argument,	    NULL, OPT_BUMP },
 		{ "public-key",	 required_argument, NULL, OPT_PUBKEY },
+		{ "expect-key",	 required_argument, NULL, OPT_EXPECT },
 		{ "force",	 no_argument,	    NULL, 'f' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -210,6 +217,16 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		case OPT_COUNTER: o->e.counter_path = optarg; break;
 		case OPT_BUMP: o->bump = true; break;
 		case OPT_PUBKEY: o->public_key = optarg; break;
+		case OPT_EXPECT: {
+			uint8_t fp[KL_FP_LEN];
+
+			if (parse_fingerprint(optarg, fp))
+				return usage_err("--expect-key: expected sha256:<64 hex digits>");
+			if (o->nexpect_key >= KL_MAX_KEYS)
+				return usage_err("--expect-key: at most 4096");
+			o->expect_key[o->nexpect_key++] = optarg;
+			break;
+		}
 		case OPT_GEN:
 			if (kl_parse_generation(optarg, &o->generation))
 				return usage_err("--generation: expected 0..1000000000");
@@ -261,6 +278,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		return usage_err("--replace-digest needs --event-log");
 	if (o->bump && (strcmp(argv[0], "epoch") || o->generation_set))
 		return usage_err("--bump: only with epoch, without --generation");
+	if (o->nexpect_key && strcmp(argv[0], "migrate"))
+		return usage_err("--expect-key: only with migrate");
 	if (o->public_key && strcmp(argv[0], "pcrsig"))
 		return usage_err("--public-key: only with pcrsig");
 	if (o->nplatform_ca && strcmp(argv[0], "create") &&
@@ -320,6 +339,13 @@ int check_platform_ca(const struct opts *o, int n, char **paths)
 	return ret;
 }
 
+int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
+{
+	if (!strncmp(arg, "sha256:", 7))
+		arg += 7;
+	return common_unhex(arg, strlen(arg), fp, KL_FP_LEN) ? -EINVAL : 0;
+}
+
 int remove_keys(struct kl_policy *pol, int n, char **args)
 {
 	char hex[2 * KL_FP_LEN + 1];
@@ -328,8 +354,7 @@ int remove_keys(struct kl_policy *pol, int n, char **args)
 
 	for (i = 0; i < n; i++) {
 		if (!strncmp(args[i], "sha256:", 7)) {
-			if (common_unhex(args[i] + 7, strlen(args[i] + 7), fp,
-				     KL_FP_LEN)) {
+			if (parse_fingerprint(args[i], fp)) {
 				fprintf(stderr, "%s: %s: expected sha256:<64 hex digits>\n",
 					PROG, args[i]);
 				return -EINVAL;
