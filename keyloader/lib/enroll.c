@@ -90,6 +90,7 @@ int kl_enroll_pcr_values(const struct kl_enroll_opts *o,
 
 int kl_enroll_seal_to(const struct kl_enroll_opts *o,
 		      const struct kl_authority *key, const char *ref,
+		      const struct elfsig_tpm_pcr_values *pcrs,
 		      const struct kl_authority *a, uint8_t **buf, size_t *len)
 {
 	struct elfsig_tpm_opts topts = {
@@ -105,9 +106,9 @@ int kl_enroll_seal_to(const struct kl_enroll_opts *o,
 		return err;
 	/* The object holds the authority's fingerprint and opens under the
 	 * PCR policies @key signs with policyRef @ref. */
-	err = elfsig_tpm_seal_authorized(tpm, key->spki, key->spki_len,
-					 (const uint8_t *)ref, strlen(ref),
-					 a->fp, KL_FP_LEN, &sealed);
+	err = elfsig_tpm_seal_authorized_pcrs(tpm, key->spki, key->spki_len,
+					      (const uint8_t *)ref, strlen(ref),
+					      pcrs, a->fp, KL_FP_LEN, &sealed);
 	elfsig_tpm_close(tpm);
 	if (!err)
 		err = elfsig_tpm_sealed_serialize(sealed, buf, len);
@@ -119,7 +120,7 @@ int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
 		   uint8_t **buf, size_t *len)
 {
 	/* elfsig's policyRef: the authority's approvals for elfsig only. */
-	return kl_enroll_seal_to(o, a, KL_POLICY_REF, a, buf, len);
+	return kl_enroll_seal_to(o, a, KL_POLICY_REF, NULL, a, buf, len);
 }
 
 int kl_enroll_sign_policy(struct kl_policy *pol, const struct kl_signer *s,

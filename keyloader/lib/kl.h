@@ -627,16 +627,29 @@ int kl_pcrsig_load(const char *dir, const struct kl_policy *pol,
 		   const struct kl_pcrsig_key *k, struct kl_pcrsig_entry **out,
 		   size_t *nout);
 /**
+ * kl_pcrsig_own_pcrs() - the PCRs the pcrsig object binds itself: the
+ * policy's PCRs minus those systemd signs (pcrsig-pcrs)
+ * @pol: the signed policy
+ * @sel: out; its mask is 0 when systemd signs every one of them
+ */
+void kl_pcrsig_own_pcrs(const struct kl_policy *pol,
+			struct elfsig_tpm_pcrsel *sel);
+/**
  * kl_pcrsig_sealed_check() - @sealed is bound with PolicyAuthorize to @k
- * with an empty policyRef, under the SRK @pin names
+ * with an empty policyRef and PolicyPCR over exactly
+ * kl_pcrsig_own_pcrs(), under the SRK @pin names
  * @sealed: the object
  * @path:   its file, for messages
+ * @pol:    the signed policy
  * @k:      the opted-in key
  * @pin:    the SRK pin (handle or name), as the enrolment's
- * Return: 0 or -EBADE with a message.
+ * Return: 0, -EBADE with a message, or -EPROTO with a message for an
+ * object that does not bind those PCRs (sealed by an elfsig before it
+ * did: the opt-in is left out, elfsig-enroll pcrsig seal replaces it).
  */
 int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
-			   const char *path, const struct kl_pcrsig_key *k,
+			   const char *path, const struct kl_policy *pol,
+			   const struct kl_pcrsig_key *k,
 			   const struct elfsig_tpm_opts *pin);
 /**
  * kl_pcrsig_open() - what the opt-in brings, as the loader reads it: the
@@ -654,7 +667,8 @@ int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
  * @n:           out, how many
  *
  * The outputs are set, and must be freed, also on failure.
- * Return: 0, -EBADE (another key or object) or a negative errno, with a
+ * Return: 0, -EBADE (another key or object), -EPROTO (an object that does
+ * not bind the enrolment's own PCRs) or a negative errno, with a
  * message.
  */
 int kl_pcrsig_open(const char *dir, const char *sealed_path,
@@ -891,17 +905,19 @@ int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
  * kl_enroll_seal_to() - seal @a's fingerprint under PolicyAuthorize(@key,
  * @ref) with this TPM: kl_enroll_seal() is @key = @a, @ref =
  * KL_POLICY_REF; the pcrsig opt-in is a systemd key and "" (what
- * systemd-measure signs)
- * @o:   the enrolment's options (TPM, SRK pin)
- * @key: the key whose approvals open the object
- * @ref: the policyRef those approvals name
- * @a:   the enrolment authority (its fingerprint is what is sealed)
+ * systemd-measure signs), and the enrolment's own PCRs it does not sign
+ * @o:    the enrolment's options (TPM, SRK pin)
+ * @key:  the key whose approvals open the object
+ * @ref:  the policyRef those approvals name
+ * @pcrs: PCRs bound as well (PolicyPCR after PolicyAuthorize), or NULL
+ * @a:    the enrolment authority (its fingerprint is what is sealed)
  * @buf: out, the sealed object's file (malloc'ed)
  * @len: out, its length
  * Return: 0 or a negative errno.
  */
 int kl_enroll_seal_to(const struct kl_enroll_opts *o,
 		      const struct kl_authority *key, const char *ref,
+		      const struct elfsig_tpm_pcr_values *pcrs,
 		      const struct kl_authority *a, uint8_t **buf, size_t *len);
 
 /**
