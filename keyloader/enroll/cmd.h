@@ -93,11 +93,13 @@ long resign_pcr_policies(const struct opts *o, const struct kl_policy *pol,
 			 const struct kl_signer *s, uint32_t generation,
 			 struct kl_out *outs, size_t max);
 
-/* The policy (its generation set) and every PCR policy of the directory
- * signed under pol->generation, and with @bind the counter binding at it,
- * all written together. Return: 0 or EXIT_FAIL. */
+/* The policy (its generation and machine set) and every PCR policy of
+ * the directory signed under pol->generation for pol's machine, with
+ * @bind the counter binding at it, and @extra (a sealed object, or NULL;
+ * its data is not freed), all written together. Return: 0 or EXIT_FAIL. */
 int write_generation(const struct opts *o, struct kl_policy *pol,
-		     const struct kl_signer *s, bool bind);
+		     const struct kl_signer *s, bool bind,
+		     const struct kl_out *extra);
 
 /* "the current", "the predicted" or the --pcr-values file, for messages. */
 const char *values_source(const struct opts *o);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -542,7 +543,9 @@ int write_enrolment(struct kl_policy *pol, const struct opts *o,
 	char *text = NULL, *pem = NULL;
 	int ret = EXIT_FAIL;
 
-	if (kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len) ||
+	/* For this machine: its TPM's storage root key. */
+	if (kl_enroll_machine(&o->e, pol) ||
+	    kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len) ||
 	    kl_authority_pem(&s->auth, &pem, &plen) ||
 	    kl_enroll_seal(&o->e, &s->auth, &sealed, &slen))
 		goto out;
@@ -652,9 +655,11 @@ out:
 }
 
 int write_generation(const struct opts *o, struct kl_policy *pol,
-		     const struct kl_signer *s, bool bind)
+		     const struct kl_signer *s, bool bind,
+		     const struct kl_out *extra)
 {
-	struct kl_out outs[KL_PCRPOL_MAX_FILES + 4] = { 0 };
+	struct kl_out outs[KL_PCRPOL_MAX_FILES + 5] = { 0 };
+	size_t nextra = SIZE_MAX;
 	uint8_t *sig = NULL;
 	char *text = NULL;
 	size_t len, sig_len, i, n;
@@ -673,6 +678,10 @@ int write_generation(const struct opts *o, struct kl_policy *pol,
 	}
 	if (kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len))
 		goto out;
+	if (extra) {
+		nextra = n;
+		outs[n++] = *extra;
+	}
 	/* The signature before the policy (a crash in between fails
 	 * closed), everything else before both. */
 	outs[n++] = (struct kl_out){ .path = o->e.sig_path, .data = sig,
@@ -687,7 +696,8 @@ int write_generation(const struct opts *o, struct kl_policy *pol,
 	}
 out:
 	for (i = 0; i < n; i++)
-		free((void *)outs[i].data);
+		if (i != nextra)
+			free((void *)outs[i].data);
 	for (i = 0; i < (size_t)k; i++)
 		free((char *)outs[i].path);
 	return ret;

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_migrate.c - elfsig-enroll migrate: an older enrolment becomes a
- * current one (policy version 3, PCR policies version 2, a rollback
- * counter binding).
+ * current one (policy version 4, PCR policies version 3, a rollback
+ * counter binding, all for this machine's TPM storage root key).
  *
  * Version 1 (the policy's digest sealed to one PCR state): the TPM must
  * still release the old digest for exactly this policy, so an edited file
  * is never blessed by the authority. That proves no creator: anyone with
  * the TPM can seal a policy's digest to the current PCRs. So every key is
  * listed and the authority's operator must confirm exactly that set
- * (--expect-key): migrating is a re-enrolment decision. Version 2 (signed, no generation):
+ * (--expect-key): migrating is a re-enrolment decision. Versions 2 and 3
+ * (signed): the policy's signature must verify, and so must every PCR
+ * policy's approval before it is signed again for the machine the sealed
+ * object records (version 2: and with a generation). Version 2 (signed, no generation):
  * the policy's signature must verify, and so must every PCR policy's
  * approval before it is signed again with a generation.
  */
@@ -130,9 +133,10 @@ out:
 	return ret;
 }
 
-/* Version 2: signed by this authority, with no generation yet. */
-static int migrate_v2(struct opts *o, const struct kl_signer *s,
-		      struct kl_policy *pol, const uint8_t *buf, size_t len)
+/* Versions 2 and 3: signed by this authority; 2 with no generation yet,
+ * 3 with no machine. */
+static int migrate_signed(struct opts *o, const struct kl_signer *s,
+			  struct kl_policy *pol, const uint8_t *buf, size_t len)
 {
 	uint8_t *sig = NULL;
 	size_t sig_len;
@@ -149,8 +153,13 @@ static int migrate_v2(struct opts *o, const struct kl_signer *s,
 			PROG, o->e.policy_path);
 		return EXIT_FAIL;
 	}
+	/* The machine the enrolment was sealed on, as its object says. */
+	if (kl_sealed_machine(o->e.sealed_path, pol))
+		return EXIT_FAIL;
+	if (pol->version == 3)
+		return write_generation(o, pol, s, false, NULL);
 	pol->generation = o->generation;
-	return write_generation(o, pol, s, true);
+	return write_generation(o, pol, s, true, NULL);
 }
 
 int cmd_migrate(struct opts *o, int argc, char **argv)
@@ -171,8 +180,13 @@ int cmd_migrate(struct opts *o, int argc, char **argv)
 			 &len) ||
 	    kl_policy_parse(buf, len, o->e.policy_path, &pol))
 		goto out;
-	if (pol.version == 2) {
-		ret = migrate_v2(o, &s, &pol, buf, len);
+	if (pol.version == 3 && o->generation_set &&
+	    o->generation != pol.generation) {
+		ret = usage_err("migrate: --generation: a version 3 policy keeps its generation (resign changes it)");
+		goto out;
+	}
+	if (pol.version == 2 || pol.version == 3) {
+		ret = migrate_signed(o, &s, &pol, buf, len);
 		goto out;
 	}
 	if (pol.version != 1) {

@@ -123,6 +123,39 @@ int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
 	return kl_enroll_seal_to(o, a, KL_POLICY_REF, NULL, a, buf, len);
 }
 
+int kl_enroll_machine(const struct kl_enroll_opts *o, struct kl_policy *pol)
+{
+	struct elfsig_tpm_opts topts = {
+		.tcti = o->tcti, .srk_handle = o->srk_handle,
+	};
+	struct elfsig_tpm *tpm;
+	int err;
+
+	err = elfsig_tpm_open(&topts, &tpm);
+	if (err)
+		return err;
+	err = elfsig_tpm_srk_name(tpm, pol->srk_name, &pol->srk_name_len);
+	elfsig_tpm_close(tpm);
+	return err;
+}
+
+int kl_sealed_machine(const char *path, struct kl_policy *pol)
+{
+	struct elfsig_tpm_sealed *sealed = NULL;
+	struct elfsig_tpm_opts pin = { 0 };
+	int err;
+
+	err = elfsig_tpm_sealed_read_file(path, &sealed);
+	if (!err)
+		err = kl_sealed_pin(sealed, path, &pin);
+	if (!err) {
+		memcpy(pol->srk_name, pin.srk_name, pin.srk_name_len);
+		pol->srk_name_len = pin.srk_name_len;
+	}
+	elfsig_tpm_sealed_free(sealed);
+	return err;
+}
+
 int kl_enroll_sign_policy(struct kl_policy *pol, const struct kl_signer *s,
 			  char **text, size_t *len, uint8_t **sig,
 			  size_t *sig_len)
@@ -161,7 +194,7 @@ int kl_enroll_pcr_policy(const struct kl_enroll_opts *o,
 	if (!err)
 		err = elfsig_tpm_pcr_policy_digest(&vals, approved);
 	if (!err)
-		err = kl_pcr_policy_sign(&vals, pol->generation, &s->auth,
+		err = kl_pcr_policy_sign(&vals, pol->generation, pol, &s->auth,
 					 s->sign, s->ctx, text, len);
 	if (err)
 		return err;

@@ -136,8 +136,8 @@ for v in v2 v1; do
 		"$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" \
 			--expect-key "sha256:$(kl_fp k1)" --expect-key "$(kl_fp k2)" >"$D/mout" 2>&1 &&
 			[ "$(od -An -tx1 -j8 -N2 "$D/policy.sealed" | tr -d ' ')" = 0003 ] &&
-			grep -q "^elfsig-policy 3\$" "$D/policy" &&
-			t_pass "elfsig-enroll migrate rewrites it (policy 3, sealed object 3) ($v)" ||
+			grep -q "^elfsig-policy 4\$" "$D/policy" &&
+			t_pass "elfsig-enroll migrate rewrites it (policy 4, sealed object 3) ($v)" ||
 			t_fail "elfsig-enroll migrate rewrites it ($v)" "$(cat "$D/mout")"
 		kl_load "old-$v-migrated"
 		kl_expect "after migrate: both keys load ($v)" 0 2
@@ -220,5 +220,59 @@ if v1_enrol launder; then
 	kl_expect "what the operator confirmed loads: the three keys" 0 3
 else
 	t_fail "v1 laundering" "could not write the enrolment"
+fi
+
+# 5. Policies and PCR policies are signed for one machine (the SRK name
+# of its TPM, the srk line): machine A's files, copied onto machine B of
+# the same authority (another swtpm, its own enrolment), load nothing
+# there. Machine A is $TPM_A, machine B $TPM_B.
+# on_b NAME RC LINE: the loader on machine B's enrolment $D: status RC,
+# no key, locked, LINE among its lines.
+on_b() { kl_load "$1" -T "$TPM_B"; kl_expect "$1" "$2" 0 "$3"; }
+if [ -n "${TPM_B:-}" ] && enrol mach-a && A=$D && enrol mach-b -T "$TPM_B" && B=$D; then
+	D=$B
+	kl_load mach-b -T "$TPM_B"
+	kl_expect "machine B's own enrolment loads on B" 0 2
+	grep -q "^srk $("$BUILD/elfsig-tpm" srkname --tcti "$TPM_B")\$" "$B/policy" &&
+	grep -q "^srk $("$BUILD/elfsig-tpm" srkname --tcti "$TPM_B")\$" "$B"/pcr-policies/*.pcrpol &&
+		t_pass "the policy and PCR policy name machine B's SRK" ||
+		t_fail "the policy and PCR policy name machine B's SRK" "$(grep -h ^srk "$B/policy" "$B"/pcr-policies/*)"
+	cp -a "$B" "$T_TMP/mach-b.keep"
+	cp "$A/policy" "$A/policy.sig" "$B/"
+	on_b "machine A's policy on machine B: status 6, no key, locked" 6 \
+		"elfsig-keyloader: $B/policy: signed for another machine (its srk line names another TPM storage root key than this enrolment's)"
+	n=$(grep -c "signed for another machine" "$D/out")
+	[ "$n" = 1 ] && t_pass "machine A's policy on machine B: one line" ||
+		t_fail "machine A's policy on machine B: one line" "$n: $(tr '\n' '|' < "$D/out")"
+	out=$("$ENROLL" check -d "$B" -T "$TPM_B" 2>&1) && t_fail "check: machine A's policy on B" "$out" ||
+		{ [[ $out == *"$B/policy: signed for another machine"* ]] &&
+		  t_pass "check: machine A's policy on B refused" || t_fail "check: machine A's policy on B" "$out"; }
+	cp "$T_TMP/mach-b.keep/policy" "$T_TMP/mach-b.keep/policy.sig" "$B/"
+	rm "$B"/pcr-policies/*
+	cp "$A"/pcr-policies/*.pcrpol "$B/pcr-policies/a.pcrpol"
+	on_b "machine A's PCR policy (same PCR values) on machine B: left out, status 3" 3 \
+		"elfsig-keyloader: $B/pcr-policies/a.pcrpol: signed for another machine (its srk line names another TPM storage root key than this enrolment's)"
+	# The migrated version 1 enrolment of case 4 (machine A), on B.
+	cp "$T_TMP/launder/policy" "$T_TMP/launder/policy.sig" "$B/"
+	cp "$T_TMP"/launder/pcr-policies/*.pcrpol "$B/pcr-policies/a.pcrpol"
+	on_b "a policy migrated on machine A, on machine B: status 6, no key" 6 \
+		"elfsig-keyloader: $B/policy: signed for another machine (its srk line names another TPM storage root key than this enrolment's)"
+	# reseal on another TPM: the authority signs the files for it.
+	rm -rf "$B" && cp -a "$A" "$B"
+	out=$("$ENROLL" reseal -d "$B" -T "$TPM_B" 2>&1); rc=$?
+	[ "$rc" = 1 ] && cmp -s "$A/policy.sealed" "$B/policy.sealed" &&
+	[[ $out == *"$B/policy: signed for another machine (its srk line names another TPM storage root key than this TPM's): the authority signs it for this one with elfsig-enroll reseal --authority-key KEY" ]] &&
+		t_pass "reseal on another machine without the authority key: refused, one line, nothing written" ||
+		t_fail "reseal on another machine without the authority key" "exit $rc: $out"
+	"$ENROLL" reseal -d "$B" -T "$TPM_B" -K "$T_TMP/auth.key" >"$B/reseal.out" 2>&1 &&
+	"$ENROLL" counter -d "$B" -T "$TPM_B" -K "$T_TMP/auth.key" >>"$B/reseal.out" 2>&1 &&
+		kl_load resealed-b -T "$TPM_B" &&
+		kl_expect "reseal -K and counter -K on machine B: loads there" 0 2 ||
+		t_fail "reseal -K on machine B" "$(cat "$B/reseal.out")"
+	D=$A
+	kl_load mach-a-still
+	kl_expect "machine A's own files still load on A" 0 2
+else
+	t_fail "machine binding" "enrolments on two swtpms failed: $(cat "$D/enroll.out" 2>/dev/null)"
 fi
 exit 0
