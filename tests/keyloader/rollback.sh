@@ -233,6 +233,13 @@ out=$("$ENROLL" epoch -d "$D" --generation 3 2>&1) &&
 	t_fail "epoch never goes down" "$out" ||
 	{ [[ $out == *"the epoch is 41: it never goes down"* ]] && t_pass "epoch never goes down" ||
 	  t_fail "epoch never goes down" "$out"; }
+# All or nothing: beyond one command's 4096 increments, nothing is done.
+before=$(nvvalue)
+out=$("$ENROLL" epoch -d "$D" --generation 1000000000 2>&1); rc=$?
+[ "$rc" = 1 ] && [ "$(nvvalue)" = "$before" ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+[[ $out == "elfsig-enroll: epoch 41 to 1000000000 needs 999999959 counter increments, more than the 4096 of one command: nothing done (raise it in steps)" ]] &&
+	t_pass "epoch --generation 1000000000: refused before any increment, one line" ||
+	t_fail "epoch --generation 1000000000: all or nothing" "exit $rc, counter $before -> $(nvvalue): $out"
 
 # 10. Formats from before rollback protection are refused with the
 # command that migrates them: a version 2 policy and version 1 PCR
