@@ -14,6 +14,7 @@ enum {
 	EXIT_REPLAY = 7,	/* the log does not match the quote or itself */
 	EXIT_FOREIGN = 8,	/* a key not in the allow list */
 	EXIT_UNLOCKED = 9,	/* never locked, or a key after the lock */
+	EXIT_MODE = 10,		/* the mode is looser than --require-mode */
 };
 
 int cmd_ak(int argc, char **argv);

@@ -19,6 +19,8 @@ int attest_exit_code(int err)
 		return EXIT_FOREIGN;
 	case -ENOLCK:
 		return EXIT_UNLOCKED;
+	case -EPERM:
+		return EXIT_MODE;
 	case -EFBIG:
 		return EXIT_BADINPUT;
 	default:

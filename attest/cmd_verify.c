@@ -10,7 +10,7 @@
 
 static const char usage[] =
 	"verify --ak-pub FILE --msg FILE --sig FILE --nonce HEX --log FILE\n"
-	"       [--pcr 13] [--allow FILE] [--json]";
+	"       [--pcr 13] [--allow FILE] [--require-mode MODE] [--json]";
 
 struct inputs {
 	uint8_t *msg, *sig, *key, *log, *allow;
@@ -46,6 +46,7 @@ int cmd_verify(int argc, char **argv)
 		{ "log", required_argument, NULL, 'l' },
 		{ "pcr", required_argument, NULL, 'p' },
 		{ "allow", required_argument, NULL, 'a' },
+		{ "require-mode", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -60,7 +61,7 @@ int cmd_verify(int argc, char **argv)
 	struct attest_quote q;
 	uint8_t value[ATTEST_SHA256_LEN];
 	bool json = false;
-	int opt, ret;
+	int opt, ret, min_mode = -1;
 
 	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
@@ -81,6 +82,14 @@ int cmd_verify(int argc, char **argv)
 			break;
 		case 'j':
 			json = true;
+			break;
+		case 'r':
+			min_mode = attest_mode_rank(optarg);
+			if (min_mode < 0) {
+				err_msg("--require-mode %s: off, permissive, enforce or require",
+					optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		}
 	}
@@ -104,7 +113,7 @@ int cmd_verify(int argc, char **argv)
 	if (!ret) {
 		/* What the log says is evidence now: report it, then the
 		 * verdict's one line when it is not "trusted". */
-		ret = attest_verdict(&sum, path[4] ? &allow : NULL);
+		ret = attest_verdict(&sum, path[4] ? &allow : NULL, min_mode);
 		attest_report(stdout, &sum, &q, value, path[4] ? &allow : NULL,
 			      ret, json);
 		attest_summary_free(&sum);

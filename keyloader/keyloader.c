@@ -587,6 +587,13 @@ static void read_inputs(struct run *r)
 	}
 	free(buf);
 	err = kl_sealed_check(r->sealed, r->sealed_path, &r->tpm_opts);
+	/* The policy is signed for one machine: the one whose SRK the
+	 * object pins (and the TPM must then have). */
+	if (!err)
+		err = kl_check_machine(r->policy_path, r->policy.srk_name,
+				       r->policy.srk_name_len,
+				       r->tpm_opts.srk_name,
+				       r->tpm_opts.srk_name_len);
 	if (err == -EBADE) {
 		fail(r, EXIT_POLICY);
 		return;

@@ -52,8 +52,10 @@ static void be32(uint8_t *p, uint32_t v)
 	p[3] = v;
 }
 
-int elfsig_tpm_pcr_policy_digest(const struct elfsig_tpm_pcr_values *v,
-				 uint8_t out[ELFSIG_TPM_POLICY_SIZE])
+/* PolicyPCR(@v) on a session whose digest is @start. */
+static int pcr_policy_extend(const uint8_t start[SHA256_LEN],
+			     const struct elfsig_tpm_pcr_values *v,
+			     uint8_t out[ELFSIG_TPM_POLICY_SIZE])
 {
 	uint8_t head[SHA256_LEN + 4], sel[sizeof(TPML_PCR_SELECTION)];
 	TPML_PCR_SELECTION tpml;
@@ -67,17 +69,25 @@ int elfsig_tpm_pcr_policy_digest(const struct elfsig_tpm_pcr_values *v,
 		tpm_err("PCR policy: invalid PCR selection or values");
 		return -EINVAL;
 	}
-	/* policyDigest = H(0...0 || TPM_CC_PolicyPCR || pcrs || H(values)) */
+	/* policyDigest = H(start || TPM_CC_PolicyPCR || pcrs || H(values)) */
 	tpm_pcrsel_to_tpml(&v->sel, &tpml);
 	if (Tss2_MU_TPML_PCR_SELECTION_Marshal(&tpml, sel, sizeof(sel), &off))
 		return -EIO;
 	ret = tpm_pcr_digest(v, TPM2_ALG_SHA256, &pcrs);
 	if (ret)
 		return ret;
-	memset(head, 0, SHA256_LEN);
+	memcpy(head, start, SHA256_LEN);
 	be32(head + SHA256_LEN, TPM2_CC_PolicyPCR);
 	return sha256_parts(head, sizeof(head), sel, off, pcrs.buffer,
 			    pcrs.size, out);
+}
+
+int elfsig_tpm_pcr_policy_digest(const struct elfsig_tpm_pcr_values *v,
+				 uint8_t out[ELFSIG_TPM_POLICY_SIZE])
+{
+	static const uint8_t zero[SHA256_LEN];
+
+	return pcr_policy_extend(zero, v, out);
 }
 
 int elfsig_tpm_authorize_policy(const uint8_t *name, size_t name_len,
@@ -302,6 +312,20 @@ bad:
 	return ret;
 }
 
+int tpm_authorized_policy(const struct elfsig_tpm_sealed *s,
+			  uint8_t out[ELFSIG_TPM_POLICY_SIZE])
+{
+	uint8_t mid[ELFSIG_TPM_POLICY_SIZE];
+	int ret;
+
+	ret = elfsig_tpm_authorize_policy(s->auth_name, s->auth_name_len,
+					  s->ref, s->ref_len,
+					  s->sel.mask ? mid : out);
+	if (!ret && s->sel.mask)
+		ret = pcr_policy_extend(mid, &s->values, out);
+	return ret;
+}
+
 size_t elfsig_tpm_sealed_authority(const struct elfsig_tpm_sealed *s,
 				   const uint8_t **name, const uint8_t **ref,
 				   size_t *ref_len)
@@ -415,6 +439,17 @@ int elfsig_tpm_seal_authorized(struct elfsig_tpm *t, const uint8_t *spki,
 			       size_t ref_len, const uint8_t *secret,
 			       size_t len, struct elfsig_tpm_sealed **out)
 {
+	return elfsig_tpm_seal_authorized_pcrs(t, spki, spki_len, ref, ref_len,
+					       NULL, secret, len, out);
+}
+
+int elfsig_tpm_seal_authorized_pcrs(struct elfsig_tpm *t, const uint8_t *spki,
+				    size_t spki_len, const uint8_t *ref,
+				    size_t ref_len,
+				    const struct elfsig_tpm_pcr_values *pcrs,
+				    const uint8_t *secret, size_t len,
+				    struct elfsig_tpm_sealed **out)
+{
 	struct elfsig_tpm_sealed *s;
 	ESYS_TR key = ESYS_TR_NONE;
 	TPM2B_PUBLIC pub;
@@ -425,12 +460,31 @@ int elfsig_tpm_seal_authorized(struct elfsig_tpm *t, const uint8_t *spki,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	if (ref_len > ELFSIG_TPM_MAX_POLICY_REF) {
+		free(s);
+		tpm_err("PolicyAuthorize: policy reference over %d bytes",
+			ELFSIG_TPM_MAX_POLICY_REF);
+		return -EINVAL;
+	}
+	memcpy(s->ref, ref, ref_len);
+	s->ref_len = ref_len;
+	if (pcrs) {
+		if (!elfsig_tpm_bank_size(pcrs->sel.bank) || !pcrs->sel.mask ||
+		    pcrs->sel.mask >> ELFSIG_TPM_MAX_PCRS ||
+		    pcrs->digest_size != elfsig_tpm_bank_size(pcrs->sel.bank)) {
+			free(s);
+			tpm_err("sealed object: invalid PCR selection or values");
+			return -EINVAL;
+		}
+		s->sel = pcrs->sel;
+		s->values = *pcrs;
+		s->has_values = true;
+	}
 	ret = authority_public(spki, spki_len, &pub);
 	if (!ret)
 		ret = public_name(&pub, s->auth_name, &s->auth_name_len);
 	if (!ret)
-		ret = elfsig_tpm_authorize_policy(s->auth_name, s->auth_name_len,
-						  ref, ref_len, policy.buffer);
+		ret = tpm_authorized_policy(s, policy.buffer);
 	/* An object this TPM could never open is not written: the TPM must
 	 * load the authority's key (RSA 4096 rarely loads). */
 	if (!ret)
@@ -445,8 +499,6 @@ int elfsig_tpm_seal_authorized(struct elfsig_tpm *t, const uint8_t *spki,
 		return ret;
 	}
 	s->authorized = true;
-	memcpy(s->ref, ref, ref_len);
-	s->ref_len = ref_len;
 	*out = s;
 	return 0;
 }
@@ -469,6 +521,7 @@ int elfsig_tpm_unseal_authorized(struct elfsig_tpm *t,
 	TPMT_SIGNATURE sig;
 	TPM2B_PUBLIC pub;
 	size_t name_len;
+	TSS2_RC rc;
 	long i;
 	int ret;
 
@@ -528,11 +581,26 @@ int elfsig_tpm_unseal_authorized(struct elfsig_tpm *t,
 			  "PolicyAuthorize");
 	if (ret)
 		goto out;
+	/* An object that also binds PCRs of its own: the approval replaces
+	 * only the PCRs it covers. PolicyPCR of the current values; the
+	 * unseal fails if they are not the object's. */
+	if (s->sel.mask) {
+		TPML_PCR_SELECTION tpml;
+		TPM2B_DIGEST now = { .size = 0 };
+
+		tpm_pcrsel_to_tpml(&s->sel, &tpml);
+		ret = tpm_policy_pcr(t, session, &now, &tpml);
+		if (ret)
+			goto out;
+	}
 	ret = tpm_load(t, srk, &s->priv, &s->pub, &obj);
 	if (ret)
 		goto out;
-	ret = tpm_rc_fail(Esys_Unseal(t->esys, obj, session, ESYS_TR_NONE,
-				      ESYS_TR_NONE, &data), "unsealing");
+	ret = tpm_unseal_call(t, obj, session, &data, &rc);
+	if (ret == -EACCES && s->sel.mask)
+		tpm_report_policy_failure(t, s);
+	else if (ret)
+		tpm_rc_fail(rc, "unsealing");
 	if (!ret)
 		*used = (size_t)i;
 out:

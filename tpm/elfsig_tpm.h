@@ -296,7 +296,8 @@ ELFSIG_TPM_API int elfsig_tpm_unseal(struct elfsig_tpm *tpm,
 /** elfsig_tpm_sealed_free() - free a sealed object (NULL is fine). */
 ELFSIG_TPM_API void elfsig_tpm_sealed_free(struct elfsig_tpm_sealed *sealed);
 
-/** elfsig_tpm_sealed_pcrsel() - Return: the object's PCR selection. */
+/** elfsig_tpm_sealed_pcrsel() - Return: the object's PCR selection (of an
+ * authorized object: the PCRs it binds besides the approval, often none). */
 ELFSIG_TPM_API const struct elfsig_tpm_pcrsel *
 elfsig_tpm_sealed_pcrsel(const struct elfsig_tpm_sealed *sealed);
 
@@ -478,6 +479,31 @@ ELFSIG_TPM_API int elfsig_tpm_seal_authorized(struct elfsig_tpm *tpm,
 					      struct elfsig_tpm_sealed **out);
 
 /**
+ * elfsig_tpm_seal_authorized_pcrs() - elfsig_tpm_seal_authorized(), and
+ * bound to PCR values of its own as well
+ * @tpm:      connection
+ * @spki:     the key whose approvals open the object
+ * @spki_len: its length
+ * @ref:      policyRef
+ * @ref_len:  its length
+ * @pcrs:     PCRs (not covered by the approvals) and the values they must
+ *            hold, or NULL: none
+ * @secret:   1..ELFSIG_TPM_MAX_SECRET bytes
+ * @len:      its length
+ * @out:      the object (format version 3 with the "PCRs" flag)
+ *
+ * authPolicy = PolicyPCR(@pcrs) after PolicyAuthorize(key, @ref): an
+ * approval of the key replaces only the PCRs it covers, @pcrs still bind.
+ * Return: 0 or a negative errno.
+ */
+ELFSIG_TPM_API int elfsig_tpm_seal_authorized_pcrs(struct elfsig_tpm *tpm,
+						   const uint8_t *spki, size_t spki_len,
+						   const uint8_t *ref, size_t ref_len,
+						   const struct elfsig_tpm_pcr_values *pcrs,
+						   const uint8_t *secret, size_t len,
+						   struct elfsig_tpm_sealed **out);
+
+/**
  * elfsig_tpm_unseal_authorized() - unseal under the first signed PCR
  * policy that the current PCR values satisfy
  * @tpm:      connection
@@ -494,9 +520,12 @@ ELFSIG_TPM_API int elfsig_tpm_seal_authorized(struct elfsig_tpm *tpm,
  * One salted policy session: PolicyPCR with each candidate's values until
  * the TPM takes one, TPM2_VerifySignature of that candidate's signature
  * (the key loaded in the owner hierarchy) for the ticket, PolicyAuthorize,
- * Unseal. The SRK recorded in @sealed is checked first.
+ * PolicyPCR over the object's own PCRs if it binds some
+ * (elfsig_tpm_seal_authorized_pcrs()), Unseal. The SRK recorded in
+ * @sealed is checked first.
  * Return: 0, -EBADE when @sealed is bound to another authority, -EACCES
- * when no policy matches the current PCRs, -EBADMSG when the TPM refuses
+ * when no policy matches the current PCRs or the object's own PCRs
+ * differ from its values (the message names them), -EBADMSG when the TPM refuses
  * the matching policy's signature, -ENOKEY for another SRK, or a negative
  * errno.
  */

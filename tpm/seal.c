@@ -35,8 +35,8 @@ int tpm_load(struct elfsig_tpm *t, ESYS_TR parent, const TPM2B_PRIVATE *priv,
 }
 
 /* Unseal reports its own failures: a policy failure needs the PCR story. */
-static int tpm_unseal_call(struct elfsig_tpm *t, ESYS_TR obj, ESYS_TR session,
-			   TPM2B_SENSITIVE_DATA **out, TSS2_RC *rc)
+int tpm_unseal_call(struct elfsig_tpm *t, ESYS_TR obj, ESYS_TR session,
+		    TPM2B_SENSITIVE_DATA **out, TSS2_RC *rc)
 {
 	*rc = Esys_Unseal(t->esys, obj, session, ESYS_TR_NONE, ESYS_TR_NONE,
 			  out);
@@ -173,8 +173,8 @@ int elfsig_tpm_seal_current(struct elfsig_tpm *t,
 }
 
 /* After a policy failure: say which PCRs differ from the sealed state. */
-static void report_policy_failure(struct elfsig_tpm *t,
-				  const struct elfsig_tpm_sealed *s)
+void tpm_report_policy_failure(struct elfsig_tpm *t,
+			       const struct elfsig_tpm_sealed *s)
 {
 	struct elfsig_tpm_pcr_values cur;
 	char list[128], sel[128];
@@ -275,7 +275,7 @@ int elfsig_tpm_unseal(struct elfsig_tpm *t,
 		goto out;
 	ret = tpm_unseal_call(t, obj, session, &data, &rc);
 	if (ret == -EACCES) {
-		report_policy_failure(t, s);
+		tpm_report_policy_failure(t, s);
 		goto out;
 	}
 	if (ret) {

@@ -20,6 +20,9 @@
 #define SEALED_VERSION		3	/* PolicyAuthorize: authority, policyRef */
 #define SEALED_HDR_LEN		12	/* magic, be16 version, be16 flags */
 #define SEALED_F_VALUES		0x0001	/* the sealed PCR values follow */
+#define SEALED_F_PCRS		0x0002	/* version 3: PolicyPCR after
+					 * PolicyAuthorize, selection and
+					 * values follow the policyRef */
 
 void elfsig_tpm_sealed_free(struct elfsig_tpm_sealed *s)
 {
@@ -149,12 +152,13 @@ static int check_authorize_policy(const struct elfsig_tpm_sealed *s)
 	uint8_t want[ELFSIG_TPM_POLICY_SIZE];
 	int ret;
 
-	ret = elfsig_tpm_authorize_policy(s->auth_name, s->auth_name_len,
-					  s->ref, s->ref_len, want);
+	ret = tpm_authorized_policy(s, want);
 	if (ret)
 		return ret;
 	if (memcmp(want, s->pub.publicArea.authPolicy.buffer, sizeof(want))) {
-		tpm_err("sealed object: its policy is not PolicyAuthorize by the authority key it names");
+		tpm_err(s->sel.mask ?
+			"sealed object: its policy is not PolicyAuthorize by the authority key it names and PolicyPCR of the values it records" :
+			"sealed object: its policy is not PolicyAuthorize by the authority key it names");
 		return -EBADMSG;
 	}
 	return 0;
@@ -280,7 +284,7 @@ int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 			version, SEALED_VERSION);
 		return -EBADMSG;
 	}
-	if (flags & ~(version == SEALED_VERSION ? 0 : SEALED_F_VALUES)) {
+	if (flags & ~(version == SEALED_VERSION ? SEALED_F_PCRS : SEALED_F_VALUES)) {
 		tpm_err("sealed object: unknown flags 0x%04x", flags);
 		return -EBADMSG;
 	}
@@ -290,6 +294,15 @@ int elfsig_tpm_sealed_parse(const uint8_t *buf, size_t len,
 
 	if (version == SEALED_VERSION) {
 		ret = parse_authority(buf, len, &off, s);
+		/* The object's own PCRs, always with their values (its
+		 * authPolicy is computed from them). */
+		if (!ret && (flags & SEALED_F_PCRS)) {
+			ret = parse_pcrs(buf, len, &off, SEALED_F_VALUES, s);
+			if (!ret && !s->sel.mask) {
+				tpm_err("sealed object: the PCRs flag with no PCR selected");
+				ret = -EBADMSG;
+			}
+		}
 		if (ret)
 			goto fail;
 	} else {
@@ -341,7 +354,8 @@ int elfsig_tpm_sealed_serialize(const struct elfsig_tpm_sealed *s,
 	 * read from a version 1 file) is written as version 1, unchanged. */
 	put_be16(buf + 8, s->authorized ? SEALED_VERSION :
 		 s->srk_name_len ? SEALED_VERSION_2 : SEALED_VERSION_1);
-	put_be16(buf + 10, !s->authorized && s->has_values ? SEALED_F_VALUES : 0);
+	put_be16(buf + 10, s->authorized ? (s->sel.mask ? SEALED_F_PCRS : 0) :
+			   s->has_values ? SEALED_F_VALUES : 0);
 	if (s->authorized) {
 		put_be16(buf + off, (uint16_t)s->auth_name_len);
 		memcpy(buf + off + 2, s->auth_name, s->auth_name_len);
@@ -349,12 +363,13 @@ int elfsig_tpm_sealed_serialize(const struct elfsig_tpm_sealed *s,
 		put_be16(buf + off, (uint16_t)s->ref_len);
 		memcpy(buf + off + 2, s->ref, s->ref_len);
 		off += 2 + s->ref_len;
-	} else {
+	}
+	if (!s->authorized || s->sel.mask) {
 		tpm_pcrsel_to_tpml(&s->sel, &tpml);
 		if (Tss2_MU_TPML_PCR_SELECTION_Marshal(&tpml, buf, cap, &off))
 			goto fail;
 	}
-	if (!s->authorized && s->has_values) {
+	if (s->has_values) {
 		size_t dsize = elfsig_tpm_bank_size(s->sel.bank);
 
 		for (i = 0; i < ELFSIG_TPM_MAX_PCRS; i++) {

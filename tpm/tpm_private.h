@@ -34,7 +34,9 @@ struct elfsig_tpm_sealed {
 	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];
 	size_t srk_name_len;
 	/* Bound with PolicyAuthorize (format version 3): the authority key's
-	 * name and the policyRef; sel is then empty. */
+	 * name and the policyRef. sel is then empty, or (flag "PCRs") the
+	 * PCRs PolicyPCR binds after PolicyAuthorize, to the recorded
+	 * values. */
 	bool authorized;
 	uint8_t auth_name[ELFSIG_TPM_MAX_NAME];
 	size_t auth_name_len;
@@ -101,9 +103,23 @@ int tpm_create(struct elfsig_tpm *t, ESYS_TR parent, ESYS_TR session,
 int tpm_unseal_finish(struct elfsig_tpm *t, int ret, TPM2B_SENSITIVE_DATA *data,
 		      ESYS_TR *session, ESYS_TR *obj, uint8_t *secret,
 		      size_t cap, size_t *len);
+/* Esys_Unseal; @rc the TPM's code. Return: its errno (-EACCES: the
+ * policy failed), no message. */
+int tpm_unseal_call(struct elfsig_tpm *t, ESYS_TR obj, ESYS_TR session,
+		    TPM2B_SENSITIVE_DATA **out, TSS2_RC *rc);
+/* After a policy failure: one line naming the PCRs of @s->sel that differ
+ * from the values it records. */
+void tpm_report_policy_failure(struct elfsig_tpm *t,
+			       const struct elfsig_tpm_sealed *s);
 int tpm_seal_policy(struct elfsig_tpm *t, const TPM2B_DIGEST *policy,
 		    const uint8_t *secret, size_t len,
 		    struct elfsig_tpm_sealed *s);
+
+/* authorize.c */
+/* The authPolicy of an authorized object: PolicyAuthorize(auth_name,
+ * ref), then PolicyPCR(values) when @s->sel names PCRs. */
+int tpm_authorized_policy(const struct elfsig_tpm_sealed *s,
+			  uint8_t out[ELFSIG_TPM_POLICY_SIZE]);
 
 /* keygen.c */
 int tpm_evict_control(struct elfsig_tpm *t, ESYS_TR obj, uint32_t handle,

@@ -181,15 +181,24 @@ void attest_allow_free(struct attest_allow *allow);
 bool attest_allowed(const struct attest_allow *allow,
 		    const uint8_t fp[ATTEST_SHA256_LEN]);
 
+/** attest_mode_rank() - Return: the rank of mode @name, loosest first
+ * (off 0, permissive 1, enforce 2, require 3), or -1 for no mode. */
+int attest_mode_rank(const char *name);
+/** attest_mode_name() - Return: the name of mode rank @rank (0..3). */
+const char *attest_mode_name(int rank);
+
 /**
  * attest_verdict() - may the platform team trust what .elfsig held?
- * @s:     the summary
- * @allow: the allow list, or NULL for none
+ * @s:        the summary
+ * @allow:    the allow list, or NULL for none
+ * @min_mode: the loosest mode that may be trusted (attest_mode_rank()),
+ *            or -1: the mode is reported, not judged
  * Return: 0, -ENOLCK when a key followed the lock or there was no lock,
- * -ENOKEY naming the first key @allow does not hold.
+ * -ENOKEY naming the first key @allow does not hold, -EPERM when the
+ * mode recorded last is looser than @min_mode or none was recorded.
  */
 int attest_verdict(const struct attest_summary *s,
-		   const struct attest_allow *allow);
+		   const struct attest_allow *allow, int min_mode);
 
 /* What a verified quote says besides the PCR digest. */
 struct attest_quote {
@@ -264,7 +273,7 @@ int attest_log_check(const uint8_t *img, size_t len, const char *what,
  * @q:      the verified quote, or NULL (the log alone, not verified)
  * @value:  the replayed PCR value
  * @allow:  the allow list, or NULL
- * @result: the verdict's code (0, -ENOLCK, -ENOKEY)
+ * @result: the verdict's code (0, -ENOLCK, -ENOKEY, -EPERM)
  * @json:   one JSON object instead of lines of text
  */
 void attest_report(FILE *f, const struct attest_summary *s,

@@ -262,6 +262,22 @@ static bool buf_is(const struct attest_record *r, const char *text)
 	return r->buf_len == strlen(text) && !memcmp(r->buf, text, r->buf_len);
 }
 
+const char *attest_mode_name(int rank)
+{
+	return rank >= 0 && rank < (int)(sizeof(modes) / sizeof(modes[0])) ?
+	       modes[rank] : "?";
+}
+
+int attest_mode_rank(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(name, modes[i]))
+			return (int)i;
+	return -1;
+}
+
 static int mode_index(const struct attest_record *r)
 {
 	char text[32];

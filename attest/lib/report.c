@@ -93,7 +93,7 @@ static void fp_hex(const uint8_t fp[ATTEST_SHA256_LEN],
 }
 
 int attest_verdict(const struct attest_summary *s,
-		   const struct attest_allow *allow)
+		   const struct attest_allow *allow, int min_mode)
 {
 	char hex[2 * ATTEST_SHA256_LEN + 1];
 	size_t i;
@@ -119,6 +119,18 @@ int attest_verdict(const struct attest_summary *s,
 		kl_err("record %zu: key " FP_PREFIX "%s (%s) is not in the allow list",
 		       s->keys[i].record, hex, s->keys[i].subject);
 		return -ENOKEY;
+	}
+	/* A boot in a looser mode than required ran unsigned or failing
+	 * programs: the keys were right, the machine is not what it must be. */
+	if (min_mode >= 0 && attest_mode_rank(s->mode) < min_mode) {
+		if (s->mode)
+			kl_err("record %zu: mode %s, looser than the required %s",
+			       s->mode_record, s->mode,
+			       attest_mode_name(min_mode));
+		else
+			kl_err("no elfsig-mode record in %zu records: the mode is unknown, %s is required",
+			       s->records, attest_mode_name(min_mode));
+		return -EPERM;
 	}
 	return 0;
 }
@@ -152,6 +164,8 @@ static const char *verdict_name(int result, const struct attest_quote *q)
 		return "not-locked";
 	case -ENOKEY:
 		return "foreign-key";
+	case -EPERM:
+		return "mode-too-loose";
 	default:
 		return "refused";
 	}

@@ -36,6 +36,10 @@ struct opts {
 	 * issued, as the kernel's CONFIG_ELFSIG_TRUSTED_KEYS would. */
 	const char *platform_ca[ENROLL_MAX_PLATFORM_CA];
 	size_t nplatform_ca;
+	/* migrate --expect-key: the keys the operator confirms, as given
+	 * (sha256:HEX, checked by parse_opts) */
+	const char *expect_key[KL_MAX_KEYS];
+	size_t nexpect_key;
 };
 
 extern const char usage_text[];
@@ -47,6 +51,9 @@ int add_certs(struct kl_policy *pol, int n, char **paths);
  * a platform CA, or one line each that says why not. Return: 0 or
  * EXIT_FAIL. */
 int check_platform_ca(const struct opts *o, int n, char **paths);
+/* A fingerprint given as sha256:HEX (or bare HEX). Return: 0 or -EINVAL
+ * (no message). */
+int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN]);
 /* Remove keys given as certificate files or sha256:HEX. */
 int remove_keys(struct kl_policy *pol, int n, char **args);
 
@@ -86,11 +93,13 @@ long resign_pcr_policies(const struct opts *o, const struct kl_policy *pol,
 			 const struct kl_signer *s, uint32_t generation,
 			 struct kl_out *outs, size_t max);
 
-/* The policy (its generation set) and every PCR policy of the directory
- * signed under pol->generation, and with @bind the counter binding at it,
- * all written together. Return: 0 or EXIT_FAIL. */
+/* The policy (its generation and machine set) and every PCR policy of
+ * the directory signed under pol->generation for pol's machine, with
+ * @bind the counter binding at it, and @extra (a sealed object, or NULL;
+ * its data is not freed), all written together. Return: 0 or EXIT_FAIL. */
 int write_generation(const struct opts *o, struct kl_policy *pol,
-		     const struct kl_signer *s, bool bind);
+		     const struct kl_signer *s, bool bind,
+		     const struct kl_out *extra);
 
 /* "the current", "the predicted" or the --pcr-values file, for messages. */
 const char *values_source(const struct opts *o);

@@ -35,7 +35,9 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	if (load_verified(o, NULL, &pol, &a))
 		return EXIT_FAIL;
 	if (elfsig_tpm_sealed_read_file(o->e.sealed_path, &sealed) ||
-	    kl_sealed_check(sealed, o->e.sealed_path, &topts))
+	    kl_sealed_check(sealed, o->e.sealed_path, &topts) ||
+	    kl_check_machine(o->e.policy_path, pol.srk_name, pol.srk_name_len,
+			     topts.srk_name, topts.srk_name_len))
 		goto out;
 	if (kl_pcr_policies_load(o->e.pcrpol_dir, &pol, &a, &pps, &n, &bad))
 		goto out;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,8 +32,10 @@ const char usage_text[] =
 "                   --replace-digest), as --pcr-values reads them\n"
 "  reseal           seal the enrolment again with this TPM (after a TPM\n"
 "                   clear); needs no authority key\n"
-"  migrate          turn a version 1 enrolment (policy sealed to one PCR\n"
-"                   state) into a signed one; the TPM must still vouch for it\n"
+"  migrate          turn an older enrolment into a current one; a version 1\n"
+"                   enrolment (policy sealed to one PCR state) proves no\n"
+"                   creator: its keys are listed and each must be\n"
+"                   confirmed with --expect-key (a re-enrolment decision)\n"
 "  show             list the enrolled keys\n"
 "  check            verify the policy's signature and that the TPM unseals\n"
 "                   the enrolment under an installed PCR policy (as the\n"
@@ -91,6 +94,9 @@ const char usage_text[] =
 "                         repeatable), as a kernel with\n"
 "                         CONFIG_ELFSIG_TRUSTED_KEYS trusting them would\n"
 "      --public-key PEM   pcrsig: the systemd key (.pcrpkey)\n"
+"      --expect-key FPR   migrate: a key (sha256:HEX, as show prints it) the\n"
+"                         operator confirms; repeat for each: a version 1\n"
+"                         enrolment migrates only if these are exactly its keys\n"
 "  -f, --force            create: replace an existing policy; counter,\n"
 "                         create, migrate: may lower the machine's epoch\n"
 "  -h, --help             this help\n"
@@ -154,7 +160,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 {
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
 	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE, OPT_PLATFORM_CA,
-	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP, OPT_PUBKEY };
+	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP, OPT_PUBKEY,
+	       OPT_EXPECT };
 	static const struct option longopts[] = {
 		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
@@ -177,6 +184,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		{ "generation",	 required_argument, NULL, OPT_GEN },
 		{ "bump",	 no_argument,	    NULL, OPT_BUMP },
 		{ "public-key",	 required_argument, NULL, OPT_PUBKEY },
+		{ "expect-key",	 required_argument, NULL, OPT_EXPECT },
 		{ "force",	 no_argument,	    NULL, 'f' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -210,6 +218,16 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		case OPT_COUNTER: o->e.counter_path = optarg; break;
 		case OPT_BUMP: o->bump = true; break;
 		case OPT_PUBKEY: o->public_key = optarg; break;
+		case OPT_EXPECT: {
+			uint8_t fp[KL_FP_LEN];
+
+			if (parse_fingerprint(optarg, fp))
+				return usage_err("--expect-key: expected sha256:<64 hex digits>");
+			if (o->nexpect_key >= KL_MAX_KEYS)
+				return usage_err("--expect-key: at most 4096");
+			o->expect_key[o->nexpect_key++] = optarg;
+			break;
+		}
 		case OPT_GEN:
 			if (kl_parse_generation(optarg, &o->generation))
 				return usage_err("--generation: expected 0..1000000000");
@@ -261,6 +279,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		return usage_err("--replace-digest needs --event-log");
 	if (o->bump && (strcmp(argv[0], "epoch") || o->generation_set))
 		return usage_err("--bump: only with epoch, without --generation");
+	if (o->nexpect_key && strcmp(argv[0], "migrate"))
+		return usage_err("--expect-key: only with migrate");
 	if (o->public_key && strcmp(argv[0], "pcrsig"))
 		return usage_err("--public-key: only with pcrsig");
 	if (o->nplatform_ca && strcmp(argv[0], "create") &&
@@ -320,6 +340,13 @@ int check_platform_ca(const struct opts *o, int n, char **paths)
 	return ret;
 }
 
+int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
+{
+	if (!strncmp(arg, "sha256:", 7))
+		arg += 7;
+	return common_unhex(arg, strlen(arg), fp, KL_FP_LEN) ? -EINVAL : 0;
+}
+
 int remove_keys(struct kl_policy *pol, int n, char **args)
 {
 	char hex[2 * KL_FP_LEN + 1];
@@ -328,8 +355,7 @@ int remove_keys(struct kl_policy *pol, int n, char **args)
 
 	for (i = 0; i < n; i++) {
 		if (!strncmp(args[i], "sha256:", 7)) {
-			if (common_unhex(args[i] + 7, strlen(args[i] + 7), fp,
-				     KL_FP_LEN)) {
+			if (parse_fingerprint(args[i], fp)) {
 				fprintf(stderr, "%s: %s: expected sha256:<64 hex digits>\n",
 					PROG, args[i]);
 				return -EINVAL;
@@ -517,7 +543,9 @@ int write_enrolment(struct kl_policy *pol, const struct opts *o,
 	char *text = NULL, *pem = NULL;
 	int ret = EXIT_FAIL;
 
-	if (kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len) ||
+	/* For this machine: its TPM's storage root key. */
+	if (kl_enroll_machine(&o->e, pol) ||
+	    kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len) ||
 	    kl_authority_pem(&s->auth, &pem, &plen) ||
 	    kl_enroll_seal(&o->e, &s->auth, &sealed, &slen))
 		goto out;
@@ -627,9 +655,11 @@ out:
 }
 
 int write_generation(const struct opts *o, struct kl_policy *pol,
-		     const struct kl_signer *s, bool bind)
+		     const struct kl_signer *s, bool bind,
+		     const struct kl_out *extra)
 {
-	struct kl_out outs[KL_PCRPOL_MAX_FILES + 4] = { 0 };
+	struct kl_out outs[KL_PCRPOL_MAX_FILES + 5] = { 0 };
+	size_t nextra = SIZE_MAX;
 	uint8_t *sig = NULL;
 	char *text = NULL;
 	size_t len, sig_len, i, n;
@@ -648,6 +678,10 @@ int write_generation(const struct opts *o, struct kl_policy *pol,
 	}
 	if (kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len))
 		goto out;
+	if (extra) {
+		nextra = n;
+		outs[n++] = *extra;
+	}
 	/* The signature before the policy (a crash in between fails
 	 * closed), everything else before both. */
 	outs[n++] = (struct kl_out){ .path = o->e.sig_path, .data = sig,
@@ -662,7 +696,8 @@ int write_generation(const struct opts *o, struct kl_policy *pol,
 	}
 out:
 	for (i = 0; i < n; i++)
-		free((void *)outs[i].data);
+		if (i != nextra)
+			free((void *)outs[i].data);
 	for (i = 0; i < (size_t)k; i++)
 		free((char *)outs[i].path);
 	return ret;

@@ -46,6 +46,16 @@ int cmd_epoch(struct opts *o, int argc, char **argv)
 			PROG, (unsigned long long)epoch);
 		goto out;
 	}
+	/* All or nothing: a target out of one command's reach is refused
+	 * before the first increment, not left half-way. */
+	if (target - epoch > KL_ENROLL_ADVANCE_MAX) {
+		fprintf(stderr, "%s: epoch %llu to %llu needs %llu counter increments, more than the %d of one command: nothing done (raise it in steps)\n",
+			PROG, (unsigned long long)epoch,
+			(unsigned long long)target,
+			(unsigned long long)(target - epoch),
+			KL_ENROLL_ADVANCE_MAX);
+		goto out;
+	}
 	if (target > epoch) {
 		if (kl_counter_advance(tpm, &b, epoch, target,
 				       KL_ENROLL_ADVANCE_MAX, &epoch))

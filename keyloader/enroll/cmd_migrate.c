@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_migrate.c - elfsig-enroll migrate: an older enrolment becomes a
- * current one (policy version 3, PCR policies version 2, a rollback
- * counter binding).
+ * current one (policy version 4, PCR policies version 3, a rollback
+ * counter binding, all for this machine's TPM storage root key).
  *
  * Version 1 (the policy's digest sealed to one PCR state): the TPM must
  * still release the old digest for exactly this policy, so an edited file
- * is never blessed by the authority. Version 2 (signed, no generation):
+ * is never blessed by the authority. That proves no creator: anyone with
+ * the TPM can seal a policy's digest to the current PCRs. So every key is
+ * listed and the authority's operator must confirm exactly that set
+ * (--expect-key): migrating is a re-enrolment decision. Versions 2 and 3
+ * (signed): the policy's signature must verify, and so must every PCR
+ * policy's approval before it is signed again for the machine the sealed
+ * object records (version 2: and with a generation). Version 2 (signed, no generation):
  * the policy's signature must verify, and so must every PCR policy's
  * approval before it is signed again with a generation.
  */
@@ -15,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 
@@ -50,9 +57,86 @@ out:
 	return ret;
 }
 
-/* Version 2: signed by this authority, with no generation yet. */
-static int migrate_v2(struct opts *o, const struct kl_signer *s,
-		      struct kl_policy *pol, const uint8_t *buf, size_t len)
+/* The certificate of DIR/certs with fingerprint @fp, for its subject:
+ * the policy's comment lines are whoever wrote the file's. */
+static const char *cert_subject(const struct kl_cert *certs, size_t n,
+				const uint8_t fp[KL_FP_LEN])
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!certs[i].error && !memcmp(certs[i].fp, fp, KL_FP_LEN))
+			return certs[i].subject;
+	return NULL;
+}
+
+/*
+ * A version 1 enrolment proves no creator: list every key (fingerprint,
+ * subject of its certificate) and require the operator's --expect-key set
+ * to be exactly the policy's keys. Return: 0, or EXIT_FAIL after one line
+ * per key not confirmed or confirmed but not enrolled.
+ */
+static int confirm_keys(const struct opts *o, const struct kl_policy *pol)
+{
+	char hex[2 * KL_FP_LEN + 1], dir[PATH_MAX];
+	struct kl_cert *certs = NULL;
+	uint8_t fp[KL_FP_LEN];
+	size_t i, ncerts = 0;
+	int ret = 0;
+
+	/* A certificate directory that cannot be read only costs subjects. */
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/certs", o->dir) < sizeof(dir) &&
+	    !access(dir, F_OK))
+		kl_certdir_load(dir, &certs, &ncerts);
+	printf("%s: version 1 enrolment: the TPM vouches for these bytes, not for who sealed them; %zu key%s:\n",
+	       o->e.policy_path, pol->nkeys, pol->nkeys == 1 ? "" : "s");
+	for (i = 0; i < pol->nkeys; i++) {
+		const char *subject = cert_subject(certs, ncerts,
+						   pol->keys[i].fp);
+
+		common_hex(pol->keys[i].fp, KL_FP_LEN, hex);
+		printf("  sha256:%s %s\n", hex, subject ? subject :
+		       "(no certificate for it in DIR/certs)");
+	}
+	fflush(stdout);
+	if (!o->nexpect_key) {
+		fprintf(stderr, "%s: %s: not migrated: a version 1 enrolment does not prove who made it; confirm each key listed with --expect-key sha256:HEX\n",
+			PROG, o->e.policy_path);
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	for (i = 0; i < pol->nkeys; i++) {
+		size_t j;
+
+		for (j = 0; j < o->nexpect_key; j++)
+			if (!parse_fingerprint(o->expect_key[j], fp) &&
+			    !memcmp(fp, pol->keys[i].fp, KL_FP_LEN))
+				break;
+		if (j < o->nexpect_key)
+			continue;
+		common_hex(pol->keys[i].fp, KL_FP_LEN, hex);
+		fprintf(stderr, "%s: %s: not migrated: sha256:%s is enrolled but not confirmed (--expect-key)\n",
+			PROG, o->e.policy_path, hex);
+		ret = EXIT_FAIL;
+	}
+	for (i = 0; i < o->nexpect_key; i++) {
+		if (parse_fingerprint(o->expect_key[i], fp) ||
+		    kl_policy_find(pol, fp) >= 0)
+			continue;
+		common_hex(fp, KL_FP_LEN, hex);
+		fprintf(stderr, "%s: %s: not migrated: sha256:%s is confirmed (--expect-key) but not enrolled\n",
+			PROG, o->e.policy_path, hex);
+		ret = EXIT_FAIL;
+	}
+out:
+	kl_certs_free(certs, ncerts);
+	return ret;
+}
+
+/* Versions 2 and 3: signed by this authority; 2 with no generation yet,
+ * 3 with no machine. */
+static int migrate_signed(struct opts *o, const struct kl_signer *s,
+			  struct kl_policy *pol, const uint8_t *buf, size_t len)
 {
 	uint8_t *sig = NULL;
 	size_t sig_len;
@@ -69,8 +153,13 @@ static int migrate_v2(struct opts *o, const struct kl_signer *s,
 			PROG, o->e.policy_path);
 		return EXIT_FAIL;
 	}
+	/* The machine the enrolment was sealed on, as its object says. */
+	if (kl_sealed_machine(o->e.sealed_path, pol))
+		return EXIT_FAIL;
+	if (pol->version == 3)
+		return write_generation(o, pol, s, false, NULL);
 	pol->generation = o->generation;
-	return write_generation(o, pol, s, true);
+	return write_generation(o, pol, s, true, NULL);
 }
 
 int cmd_migrate(struct opts *o, int argc, char **argv)
@@ -91,8 +180,13 @@ int cmd_migrate(struct opts *o, int argc, char **argv)
 			 &len) ||
 	    kl_policy_parse(buf, len, o->e.policy_path, &pol))
 		goto out;
-	if (pol.version == 2) {
-		ret = migrate_v2(o, &s, &pol, buf, len);
+	if (pol.version == 3 && o->generation_set &&
+	    o->generation != pol.generation) {
+		ret = usage_err("migrate: --generation: a version 3 policy keeps its generation (resign changes it)");
+		goto out;
+	}
+	if (pol.version == 2 || pol.version == 3) {
+		ret = migrate_signed(o, &s, &pol, buf, len);
 		goto out;
 	}
 	if (pol.version != 1) {
@@ -101,7 +195,7 @@ int cmd_migrate(struct opts *o, int argc, char **argv)
 		goto out;
 	}
 	pol.generation = o->generation;
-	if (!verify_v1(o, buf, len, &pol))
+	if (!verify_v1(o, buf, len, &pol) && !confirm_keys(o, &pol))
 		ret = write_enrolment(&pol, o, &s);
 out:
 	free(buf);

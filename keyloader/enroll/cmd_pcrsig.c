@@ -27,15 +27,27 @@ static int load_key(const struct opts *o, struct kl_authority *k)
 				 o->pcrsig_key_path, k) ? EXIT_FAIL : 0;
 }
 
-/* pcrsig.sealed and pcrsig-key.pem into @outs[0..1]. */
-static int prepare_object(const struct opts *o, const struct kl_authority *k,
+/*
+ * pcrsig.sealed and pcrsig-key.pem into @outs[0..1]. The object opens
+ * under systemd's approval of its PCRs AND the enrolment's own other
+ * PCRs (firmware, boot loader, Secure Boot) at their current values (or
+ * --pcr-values, --event-log): the opt-in replaces only what systemd signs.
+ */
+static int prepare_object(const struct opts *o, const struct kl_policy *pol,
+			  const struct kl_authority *k,
 			  const struct kl_authority *a, struct kl_out *outs)
 {
+	struct elfsig_tpm_pcr_values vals;
+	struct elfsig_tpm_pcrsel own;
 	uint8_t *buf = NULL;
 	char *pem = NULL;
 	size_t len, plen;
 
-	if (kl_enroll_seal_to(&o->e, k, "", a, &buf, &len))
+	kl_pcrsig_own_pcrs(pol, &own);
+	if (own.mask && kl_enroll_pcr_values(&o->e, &own, &vals))
+		return EXIT_FAIL;
+	if (kl_enroll_seal_to(&o->e, k, "", own.mask ? &vals : NULL, a, &buf,
+			      &len))
 		return EXIT_FAIL;
 	if (kl_authority_pem(k, &pem, &plen)) {
 		free(buf);
@@ -78,7 +90,7 @@ static int enable(struct opts *o, struct kl_policy *pol,
 	}
 	pol->pcrsig = true;
 	memcpy(pol->pcrsig_key, k.fp, KL_FP_LEN);
-	ret = prepare_object(o, &k, a, outs);
+	ret = prepare_object(o, pol, &k, a, outs);
 	if (!ret && kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len))
 		ret = EXIT_FAIL;
 	if (!ret) {
@@ -126,7 +138,7 @@ static int seal(struct opts *o, const struct kl_policy *pol,
 		ret = EXIT_FAIL;
 	}
 	if (!ret)
-		ret = prepare_object(o, &k, a, outs);
+		ret = prepare_object(o, pol, &k, a, outs);
 	if (!ret) {
 		ret = kl_write_all(outs, 2) ? EXIT_FAIL : EXIT_OK;
 		free((void *)outs[0].data);

@@ -38,7 +38,7 @@ int cmd_resign(struct opts *o, int argc, char **argv)
 		goto out;
 	}
 	pol.generation = o->generation;
-	ret = write_generation(o, &pol, &s, false);
+	ret = write_generation(o, &pol, &s, false, NULL);
 out:
 	kl_policy_free(&pol);
 	kl_authority_free(&a);

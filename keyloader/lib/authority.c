@@ -169,8 +169,13 @@ int kl_policy_check_signature(const struct kl_policy *pol, const uint8_t *buf,
 		       path, pol->version);
 		return -EPROTO;
 	}
-	if (pol->version < KL_POLICY_VERSION) {
+	if (pol->version < 3) {
 		kl_err("%s: policy format version %u has no generation (no rollback protection): refused, migrate it with elfsig-enroll migrate --authority-key KEY",
+		       path, pol->version);
+		return -EPROTO;
+	}
+	if (pol->version < KL_POLICY_VERSION) {
+		kl_err("%s: policy format version %u is not bound to a machine (any machine of the authority would load it): refused, migrate it with elfsig-enroll migrate --authority-key KEY",
 		       path, pol->version);
 		return -EPROTO;
 	}

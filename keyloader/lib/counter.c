@@ -20,18 +20,6 @@
 #define HEADER_WORD	"elfsig-counter"
 #define BINDING_MAX_LINE 256
 
-static int parse_name(const char *s, uint8_t *out, size_t *len)
-{
-	size_t n = strlen(s) / 2;
-
-	/* A SHA-256 TPM name: the algorithm (2 bytes) and the digest. */
-	if (n != 34 || common_unhex(s, strlen(s), out, n) || out[0] != 0x00 ||
-	    out[1] != 0x0b)
-		return -EBADMSG;
-	*len = n;
-	return 0;
-}
-
 #define bad(...) do { kl_err(__VA_ARGS__); return -EBADMSG; } while (0)
 
 int kl_binding_parse(const uint8_t *buf, size_t len, const char *name,
@@ -61,7 +49,7 @@ int kl_binding_parse(const uint8_t *buf, size_t len, const char *name,
 				    name, lineno);
 		} else if (want == SRK) {
 			if (strcmp(word, "srk") ||
-			    parse_name(value, b->srk_name, &b->srk_name_len))
+			    kl_parse_srk_name(value, b->srk_name, &b->srk_name_len))
 				bad("%s:%zu: expected \"srk <the SRK's TPM name, 68 hex digits>\"",
 				    name, lineno);
 		} else if (want == INDEX) {
@@ -78,7 +66,7 @@ int kl_binding_parse(const uint8_t *buf, size_t len, const char *name,
 			b->nv_index = (uint32_t)h;
 		} else if (want == NVNAME) {
 			if (strcmp(word, "nv-name") ||
-			    parse_name(value, b->nv_name, &b->nv_name_len))
+			    kl_parse_srk_name(value, b->nv_name, &b->nv_name_len))
 				bad("%s:%zu: expected \"nv-name <the index's TPM name, 68 hex digits>\"",
 				    name, lineno);
 		} else if (want == BASE) {

@@ -90,6 +90,7 @@ int kl_enroll_pcr_values(const struct kl_enroll_opts *o,
 
 int kl_enroll_seal_to(const struct kl_enroll_opts *o,
 		      const struct kl_authority *key, const char *ref,
+		      const struct elfsig_tpm_pcr_values *pcrs,
 		      const struct kl_authority *a, uint8_t **buf, size_t *len)
 {
 	struct elfsig_tpm_opts topts = {
@@ -105,9 +106,9 @@ int kl_enroll_seal_to(const struct kl_enroll_opts *o,
 		return err;
 	/* The object holds the authority's fingerprint and opens under the
 	 * PCR policies @key signs with policyRef @ref. */
-	err = elfsig_tpm_seal_authorized(tpm, key->spki, key->spki_len,
-					 (const uint8_t *)ref, strlen(ref),
-					 a->fp, KL_FP_LEN, &sealed);
+	err = elfsig_tpm_seal_authorized_pcrs(tpm, key->spki, key->spki_len,
+					      (const uint8_t *)ref, strlen(ref),
+					      pcrs, a->fp, KL_FP_LEN, &sealed);
 	elfsig_tpm_close(tpm);
 	if (!err)
 		err = elfsig_tpm_sealed_serialize(sealed, buf, len);
@@ -119,7 +120,40 @@ int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
 		   uint8_t **buf, size_t *len)
 {
 	/* elfsig's policyRef: the authority's approvals for elfsig only. */
-	return kl_enroll_seal_to(o, a, KL_POLICY_REF, a, buf, len);
+	return kl_enroll_seal_to(o, a, KL_POLICY_REF, NULL, a, buf, len);
+}
+
+int kl_enroll_machine(const struct kl_enroll_opts *o, struct kl_policy *pol)
+{
+	struct elfsig_tpm_opts topts = {
+		.tcti = o->tcti, .srk_handle = o->srk_handle,
+	};
+	struct elfsig_tpm *tpm;
+	int err;
+
+	err = elfsig_tpm_open(&topts, &tpm);
+	if (err)
+		return err;
+	err = elfsig_tpm_srk_name(tpm, pol->srk_name, &pol->srk_name_len);
+	elfsig_tpm_close(tpm);
+	return err;
+}
+
+int kl_sealed_machine(const char *path, struct kl_policy *pol)
+{
+	struct elfsig_tpm_sealed *sealed = NULL;
+	struct elfsig_tpm_opts pin = { 0 };
+	int err;
+
+	err = elfsig_tpm_sealed_read_file(path, &sealed);
+	if (!err)
+		err = kl_sealed_pin(sealed, path, &pin);
+	if (!err) {
+		memcpy(pol->srk_name, pin.srk_name, pin.srk_name_len);
+		pol->srk_name_len = pin.srk_name_len;
+	}
+	elfsig_tpm_sealed_free(sealed);
+	return err;
 }
 
 int kl_enroll_sign_policy(struct kl_policy *pol, const struct kl_signer *s,
@@ -160,7 +194,7 @@ int kl_enroll_pcr_policy(const struct kl_enroll_opts *o,
 	if (!err)
 		err = elfsig_tpm_pcr_policy_digest(&vals, approved);
 	if (!err)
-		err = kl_pcr_policy_sign(&vals, pol->generation, &s->auth,
+		err = kl_pcr_policy_sign(&vals, pol->generation, pol, &s->auth,
 					 s->sign, s->ctx, text, len);
 	if (err)
 		return err;

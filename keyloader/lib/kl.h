@@ -20,7 +20,8 @@
 #include "elfsig_tpm.h"
 
 #define KL_FP_LEN		32		/* SHA-256 fingerprint */
-#define KL_POLICY_VERSION	3		/* signed, with a generation */
+#define KL_POLICY_VERSION	4		/* signed, with a generation, for
+						 * one machine (its SRK) */
 #define KL_GENERATION_MAX	1000000000u	/* larger generations are refused */
 #define KL_POLICY_MAX_SIZE	(1024 * 1024)	/* larger policy files are refused */
 #define KL_POLICY_MAX_LINE	1024
@@ -131,6 +132,24 @@ int kl_parse_u64(const char *s, uint64_t max, uint64_t *out);
 /** kl_split_directive() - "word   value  " into word and value, both
  * trimmed, in place. */
 void kl_split_directive(char *line, char **word, char **value);
+/** kl_parse_srk_name() - a SHA-256 TPM name in hex (68 digits: 000b and
+ * the digest), as the files write a machine's SRK. Return: 0 or
+ * -EBADMSG. */
+int kl_parse_srk_name(const char *s, uint8_t out[ELFSIG_TPM_MAX_NAME],
+		      size_t *len);
+/**
+ * kl_check_machine() - is a file signed for this machine? @name (the
+ * SRK name it carries) must be @srk (the enrolment's, pinned from its
+ * sealed object)
+ * @path:     the file, for the message
+ * @name:     the SRK name the file was signed for
+ * @name_len: its length
+ * @srk:      this machine's
+ * @srk_len:  its length
+ * Return: 0, or -EBADE with one line.
+ */
+int kl_check_machine(const char *path, const uint8_t *name, size_t name_len,
+		     const uint8_t *srk, size_t srk_len);
 
 /* ---- policy.c ---- */
 struct kl_policy_key {
@@ -147,6 +166,9 @@ struct kl_policy {
 	unsigned int measure_pcr;	/* PCR the loader extends */
 	uint32_t generation;		/* v3: refused below the machine's
 					 * epoch (rollback counter) */
+	/* v4: the machine it is signed for, its SRK's TPM name */
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];
+	size_t srk_name_len;
 	/* Opt-in (docs/keyloader.md, "systemd .pcrsig"): PCR policies
 	 * signed by this systemd key open the pcrsig object too. */
 	bool pcrsig;
@@ -435,7 +457,8 @@ int kl_policy_verify_bytes(const struct kl_policy *pol, const uint8_t *buf,
 			   const struct kl_authority *a, const char *path);
 
 /* ---- pcrpolicy.c ---- */
-#define KL_PCRPOL_VERSION	2		/* with a signed generation */
+#define KL_PCRPOL_VERSION	3		/* with a signed generation, for
+						 * one machine (its SRK) */
 #define KL_PCRPOL_MAX_SIZE	(16 * 1024)	/* larger files are refused */
 #define KL_PCRPOL_MAX_FILES	64		/* per directory */
 #define KL_PCRPOL_MAX_SIG	512		/* RSA-4096 */
@@ -451,18 +474,22 @@ struct kl_pcr_policy {
 	uint8_t approved[ELFSIG_TPM_POLICY_SIZE]; /* PolicyPCR digest */
 	uint8_t sig[KL_PCRPOL_MAX_SIG];
 	size_t sig_len;
-	unsigned int version;			/* 1: no generation (refused) */
+	unsigned int version;			/* 1, 2: refused */
 	uint32_t generation;			/* v2 */
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];	/* v3: the machine's SRK */
+	size_t srk_name_len;
 	uint8_t gen_sig[KL_PCRPOL_MAX_SIG];	/* over kl_pcr_policy_gen_tbs() */
 	size_t gen_sig_len;
 };
 
-/* What the authority signs to give a PCR policy its generation (in
- * software: the TPM checks only the approval): SHA-256 of this tag, a NUL,
- * the approved policy digest and the generation (32 bits, big-endian). */
+/* What the authority signs to give a PCR policy its generation and its
+ * machine (in software: the TPM checks only the approval): SHA-256 of
+ * this tag, a NUL, the approved policy digest, the generation (32 bits,
+ * big-endian) and the machine's SRK name (version 3). */
 #define KL_GENERATION_TAG	"elfsig-pcr-policy-generation"
 void kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
-			   uint32_t generation, uint8_t out[KL_FP_LEN]);
+			   uint32_t generation, const uint8_t *srk_name,
+			   size_t srk_name_len, uint8_t out[KL_FP_LEN]);
 
 /**
  * kl_pcr_policy_parse() - parse a signed PCR policy file image
@@ -479,9 +506,10 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 			struct kl_pcr_policy *pp);
 /**
  * kl_pcr_policy_sign() - approve @vals: compute the policy digest and sign
- * it through @sign, and its generation
+ * it through @sign, and its generation and machine
  * @vals: the PCR state
  * @generation: the generation it is issued under
+ * @pol:  the enrolment policy (the machine: its SRK name)
  * @a:    the authority (its fingerprint goes into the file)
  * @sign: signs a SHA-256 digest: 0 and a malloc'ed signature, or -errno
  * @ctx:  for @sign
@@ -490,20 +518,22 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
  * Return: 0 or a negative errno.
  */
 int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
-		       uint32_t generation, const struct kl_authority *a,
+		       uint32_t generation, const struct kl_policy *pol,
+		       const struct kl_authority *a,
 		       int (*sign)(void *ctx, const uint8_t digest[KL_FP_LEN],
 				   uint8_t **sig, size_t *sig_len),
 		       void *ctx, char **text, size_t *len);
 /**
  * kl_pcr_policy_check() - may a signed PCR policy be used with this
- * enrolment? Its selection must be the policy's, its authority @a, and
- * its signature must verify (in software; the TPM checks it again), and
- * so must its generation's (version 2; version 1 is refused)
+ * enrolment? Its selection must be the policy's, its authority @a, its
+ * machine the policy's, and its signature must verify (in software; the
+ * TPM checks it again), and so must that of its generation and machine
+ * (version 3; versions 1 and 2 are refused)
  * @pp:  the signed PCR policy
  * @pol: the enrolment policy
  * @a:   the configured authority
- * Return: 0, -EPROTO for version 1 (the message names the command), or
- * -EBADE with a message.
+ * Return: 0, -EPROTO for versions 1 and 2 (the message names the
+ * command), or -EBADE with a message.
  */
 int kl_pcr_policy_check(const struct kl_pcr_policy *pp,
 			const struct kl_policy *pol,
@@ -627,16 +657,29 @@ int kl_pcrsig_load(const char *dir, const struct kl_policy *pol,
 		   const struct kl_pcrsig_key *k, struct kl_pcrsig_entry **out,
 		   size_t *nout);
 /**
+ * kl_pcrsig_own_pcrs() - the PCRs the pcrsig object binds itself: the
+ * policy's PCRs minus those systemd signs (pcrsig-pcrs)
+ * @pol: the signed policy
+ * @sel: out; its mask is 0 when systemd signs every one of them
+ */
+void kl_pcrsig_own_pcrs(const struct kl_policy *pol,
+			struct elfsig_tpm_pcrsel *sel);
+/**
  * kl_pcrsig_sealed_check() - @sealed is bound with PolicyAuthorize to @k
- * with an empty policyRef, under the SRK @pin names
+ * with an empty policyRef and PolicyPCR over exactly
+ * kl_pcrsig_own_pcrs(), under the SRK @pin names
  * @sealed: the object
  * @path:   its file, for messages
+ * @pol:    the signed policy
  * @k:      the opted-in key
  * @pin:    the SRK pin (handle or name), as the enrolment's
- * Return: 0 or -EBADE with a message.
+ * Return: 0, -EBADE with a message, or -EPROTO with a message for an
+ * object that does not bind those PCRs (sealed by an elfsig before it
+ * did: the opt-in is left out, elfsig-enroll pcrsig seal replaces it).
  */
 int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
-			   const char *path, const struct kl_pcrsig_key *k,
+			   const char *path, const struct kl_policy *pol,
+			   const struct kl_pcrsig_key *k,
 			   const struct elfsig_tpm_opts *pin);
 /**
  * kl_pcrsig_open() - what the opt-in brings, as the loader reads it: the
@@ -654,7 +697,8 @@ int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
  * @n:           out, how many
  *
  * The outputs are set, and must be freed, also on failure.
- * Return: 0, -EBADE (another key or object) or a negative errno, with a
+ * Return: 0, -EBADE (another key or object), -EPROTO (an object that does
+ * not bind the enrolment's own PCRs) or a negative errno, with a
  * message.
  */
 int kl_pcrsig_open(const char *dir, const char *sealed_path,
@@ -862,6 +906,23 @@ int kl_enroll_load(const struct kl_enroll_opts *o, struct kl_policy *pol,
 		   struct kl_authority *a);
 
 /**
+ * kl_enroll_machine() - this TPM's storage root key name into @pol: the
+ * machine the policy and its PCR policies are signed for
+ * @o:   the TPM options
+ * @pol: the policy
+ * Return: 0 or a negative errno.
+ */
+int kl_enroll_machine(const struct kl_enroll_opts *o, struct kl_policy *pol);
+/**
+ * kl_sealed_machine() - the SRK name @path (a sealed object) records, into
+ * @pol: the machine an enrolment was sealed on
+ * @path: the sealed object
+ * @pol:  the policy
+ * Return: 0 or a negative errno (an object without the name: -EBADMSG).
+ */
+int kl_sealed_machine(const char *path, struct kl_policy *pol);
+
+/**
  * kl_enroll_sign_policy() - set @pol's version and authority, format it
  * and sign the text
  * @pol:     the policy
@@ -891,17 +952,19 @@ int kl_enroll_seal(const struct kl_enroll_opts *o, const struct kl_authority *a,
  * kl_enroll_seal_to() - seal @a's fingerprint under PolicyAuthorize(@key,
  * @ref) with this TPM: kl_enroll_seal() is @key = @a, @ref =
  * KL_POLICY_REF; the pcrsig opt-in is a systemd key and "" (what
- * systemd-measure signs)
- * @o:   the enrolment's options (TPM, SRK pin)
- * @key: the key whose approvals open the object
- * @ref: the policyRef those approvals name
- * @a:   the enrolment authority (its fingerprint is what is sealed)
+ * systemd-measure signs), and the enrolment's own PCRs it does not sign
+ * @o:    the enrolment's options (TPM, SRK pin)
+ * @key:  the key whose approvals open the object
+ * @ref:  the policyRef those approvals name
+ * @pcrs: PCRs bound as well (PolicyPCR after PolicyAuthorize), or NULL
+ * @a:    the enrolment authority (its fingerprint is what is sealed)
  * @buf: out, the sealed object's file (malloc'ed)
  * @len: out, its length
  * Return: 0 or a negative errno.
  */
 int kl_enroll_seal_to(const struct kl_enroll_opts *o,
 		      const struct kl_authority *key, const char *ref,
+		      const struct elfsig_tpm_pcr_values *pcrs,
 		      const struct kl_authority *a, uint8_t **buf, size_t *len);
 
 /**
@@ -959,7 +1022,7 @@ int kl_enroll_bind(const struct kl_enroll_opts *o, const struct kl_signer *s,
 /**
  * kl_pcr_policy_resign() - a PCR policy the authority signed (any
  * version: its approval signature is checked), signed again under
- * @generation
+ * @generation for @pol's machine
  * @pp:         the parsed file
  * @pol:        the enrolment policy (its selection)
  * @s:          the authority's signer

@@ -72,7 +72,7 @@ static int parse_pcr(const char *v, struct elfsig_tpm_pcr_values *vals,
 int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 			struct kl_pcr_policy *pp)
 {
-	enum { HEADER, AUTHORITY, GENERATION, PCRS, VALUES, SIGNATURE,
+	enum { HEADER, AUTHORITY, GENERATION, SRK, PCRS, VALUES, SIGNATURE,
 	       GENSIG, DONE } want = HEADER;
 	char line[PCRPOL_MAX_LINE + 1], *word, *value;
 	uint8_t digest[ELFSIG_TPM_POLICY_SIZE];
@@ -89,10 +89,11 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 					PCRPOL_MAX_LINE, &word, &value)) > 0) {
 		/* One fixed order: the file reads the same for everyone. */
 		if (want == HEADER) {
-			/* Version 1 is read, to be signed again with a
-			 * generation (kl_pcr_policy_check refuses it). */
+			/* Versions 1 and 2 are read, to be signed again
+			 * (kl_pcr_policy_check refuses them). */
 			if (strcmp(word, HEADER_WORD) ||
-			    (strcmp(value, "1") && strcmp(value, "2")))
+			    (strcmp(value, "1") && strcmp(value, "2") &&
+			     strcmp(value, "3")))
 				bad("%s:%zu: expected \"%s %d\"", name, lineno,
 				    HEADER_WORD, KL_PCRPOL_VERSION);
 			pp->version = (unsigned int)(value[0] - '0');
@@ -108,6 +109,13 @@ int kl_pcr_policy_parse(const uint8_t *buf, size_t len, const char *name,
 			    kl_parse_generation(value, &pp->generation))
 				bad("%s:%zu: expected \"generation N\" (0..%u)",
 				    name, lineno, KL_GENERATION_MAX);
+			want = pp->version >= 3 ? SRK : PCRS;
+		} else if (want == SRK) {
+			if (strcmp(word, "srk") ||
+			    kl_parse_srk_name(value, pp->srk_name,
+					      &pp->srk_name_len))
+				bad("%s:%zu: expected \"srk <the machine's TPM storage root key name, 68 hex digits>\"",
+				    name, lineno);
 			want = PCRS;
 		} else if (want == PCRS) {
 			if (strcmp(word, "pcrs") ||
@@ -172,10 +180,15 @@ fail:
 }
 
 void kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
-			   uint32_t generation, uint8_t out[KL_FP_LEN])
+			   uint32_t generation, const uint8_t *srk_name,
+			   size_t srk_name_len, uint8_t out[KL_FP_LEN])
 {
-	uint8_t msg[sizeof(KL_GENERATION_TAG) + ELFSIG_TPM_POLICY_SIZE + 4];
+	uint8_t msg[sizeof(KL_GENERATION_TAG) + ELFSIG_TPM_POLICY_SIZE + 4 +
+		    ELFSIG_TPM_MAX_NAME];
 	size_t o = sizeof(KL_GENERATION_TAG);	/* the tag and its NUL */
+
+	if (srk_name_len > ELFSIG_TPM_MAX_NAME)
+		srk_name_len = ELFSIG_TPM_MAX_NAME;
 
 	memcpy(msg, KL_GENERATION_TAG, o);
 	memcpy(msg + o, approved, ELFSIG_TPM_POLICY_SIZE);
@@ -184,11 +197,14 @@ void kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
 	msg[o++] = (uint8_t)(generation >> 16);
 	msg[o++] = (uint8_t)(generation >> 8);
 	msg[o++] = (uint8_t)generation;
+	memcpy(msg + o, srk_name, srk_name_len);
+	o += srk_name_len;
 	kl_sha256(msg, o, out);
 }
 
 int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
-		       uint32_t generation, const struct kl_authority *a,
+		       uint32_t generation, const struct kl_policy *pol,
+		       const struct kl_authority *a,
 		       int (*sign)(void *ctx, const uint8_t digest[KL_FP_LEN],
 				   uint8_t **sig, size_t *sig_len),
 		       void *ctx, char **text, size_t *len)
@@ -196,6 +212,7 @@ int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
 	uint8_t approved[ELFSIG_TPM_POLICY_SIZE], tbs[ELFSIG_TPM_POLICY_SIZE];
 	uint8_t gtbs[KL_FP_LEN];
 	char hex[2 * KL_PCRPOL_MAX_SIG + 1], sel[128];
+	char srk[2 * ELFSIG_TPM_MAX_NAME + 1];
 	uint8_t *sig = NULL, *gsig = NULL;
 	size_t sig_len = 0, gsig_len = 0, sz = 0;
 	char *p = NULL;
@@ -205,6 +222,10 @@ int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
 
 	*text = NULL;
 	*len = 0;
+	if (pol->srk_name_len != 2 + KL_FP_LEN) {
+		kl_err("PCR policy: no machine (TPM storage root key name) to sign it for");
+		return -EINVAL;
+	}
 	err = elfsig_tpm_pcr_policy_digest(vals, approved);
 	if (!err)
 		err = elfsig_tpm_authorize_tbs(approved,
@@ -213,7 +234,8 @@ int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
 	if (!err)
 		err = sign(ctx, tbs, &sig, &sig_len);
 	if (!err) {
-		kl_pcr_policy_gen_tbs(approved, generation, gtbs);
+		kl_pcr_policy_gen_tbs(approved, generation, pol->srk_name,
+				      pol->srk_name_len, gtbs);
 		err = sign(ctx, gtbs, &gsig, &gsig_len);
 	}
 	if (!err && (sig_len > KL_PCRPOL_MAX_SIG || gsig_len > KL_PCRPOL_MAX_SIG)) {
@@ -230,20 +252,23 @@ int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
 		return err;
 	}
 	common_hex(a->fp, KL_FP_LEN, hex);
+	common_hex(pol->srk_name, pol->srk_name_len, srk);
 	fprintf(f,
 		"# elfsig signed PCR policy (docs/keyloader.md): the enrolment\n"
 		"# authority approves this PCR state; elfsig-keyloader unseals the\n"
 		"# enrolment under it (TPM2_PolicyAuthorize). The signature is over\n"
 		"# SHA-256(policy || \"%s\"), policy = the PolicyPCR digest; the\n"
 		"# generation-signature over SHA-256(\"%s\" NUL || policy ||\n"
-		"# generation as 32 bits big-endian). A machine whose rollback\n"
-		"# counter is past this generation refuses the file (revoked).\n"
+		"# generation as 32 bits big-endian || srk). A machine whose rollback\n"
+		"# counter is past this generation refuses the file (revoked), and\n"
+		"# a machine whose TPM storage root key is not srk refuses it.\n"
 		"%s %d\n"
 		"authority sha256:%s\n"
 		"generation %u\n"
+		"srk %s\n"
 		"pcrs %s\n",
 		KL_POLICY_REF, KL_GENERATION_TAG, HEADER_WORD, KL_PCRPOL_VERSION,
-		hex, generation, sel);
+		hex, generation, srk, sel);
 	for (i = 0; i < ELFSIG_TPM_MAX_PCRS; i++) {
 		if (!(vals->sel.mask & (1u << i)))
 			continue;
@@ -305,20 +330,31 @@ int kl_pcr_policy_check(const struct kl_pcr_policy *pp,
 	uint8_t tbs[KL_FP_LEN];
 	int err;
 
-	if (pp->version < KL_PCRPOL_VERSION) {
+	if (pp->version < 2) {
 		kl_err("%s: refused: signed PCR policy version %u has no generation (no rollback protection), migrate it with elfsig-enroll migrate --authority-key KEY",
+		       pp->name, pp->version);
+		return -EPROTO;
+	}
+	if (pp->version < KL_PCRPOL_VERSION) {
+		kl_err("%s: refused: signed PCR policy version %u is not bound to a machine, migrate it with elfsig-enroll migrate --authority-key KEY",
 		       pp->name, pp->version);
 		return -EPROTO;
 	}
 	err = check_approval(pp, pol, a);
 	if (err)
 		return err;
-	kl_pcr_policy_gen_tbs(pp->approved, pp->generation, tbs);
+	kl_pcr_policy_gen_tbs(pp->approved, pp->generation, pp->srk_name,
+			      pp->srk_name_len, tbs);
 	if (kl_authority_verify_digest(a, tbs, pp->gen_sig, pp->gen_sig_len)) {
-		kl_err("%s: refused: the signature of its generation does not verify with the enrolment authority's key",
+		kl_err("%s: refused: the signature of its generation and machine does not verify with the enrolment authority's key",
 		       pp->name);
 		return -EBADE;
 	}
+	/* Signed, so the srk line is the authority's word: for which
+	 * machine. The policy's srk is checked against the TPM's. */
+	if (kl_check_machine(pp->name, pp->srk_name, pp->srk_name_len,
+			     pol->srk_name, pol->srk_name_len))
+		return -EBADE;
 	return 0;
 }
 
@@ -330,8 +366,8 @@ int kl_pcr_policy_resign(const struct kl_pcr_policy *pp,
 
 	if (err)
 		return err;
-	return kl_pcr_policy_sign(&pp->values, generation, &s->auth, s->sign,
-				  s->ctx, text, len);
+	return kl_pcr_policy_sign(&pp->values, generation, pol, &s->auth,
+				  s->sign, s->ctx, text, len);
 }
 
 int kl_pcr_policies_load(const char *dir, const struct kl_policy *pol,

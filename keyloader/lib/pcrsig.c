@@ -373,12 +373,24 @@ out:
 	return err;
 }
 
+void kl_pcrsig_own_pcrs(const struct kl_policy *pol,
+			struct elfsig_tpm_pcrsel *sel)
+{
+	*sel = pol->sel;
+	if (pol->pcrsig_sel.bank == pol->sel.bank)
+		sel->mask &= ~pol->pcrsig_sel.mask;
+}
+
 int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
-			   const char *path, const struct kl_pcrsig_key *k,
+			   const char *path, const struct kl_policy *pol,
+			   const struct kl_pcrsig_key *k,
 			   const struct elfsig_tpm_opts *pin)
 {
+	const struct elfsig_tpm_pcrsel *has = elfsig_tpm_sealed_pcrsel(sealed);
 	const uint8_t *name, *ref, *srk;
 	size_t ref_len, name_len, srk_len;
+	struct elfsig_tpm_pcrsel own;
+	char want[128] = "?";
 
 	name_len = elfsig_tpm_sealed_authority(sealed, &name, &ref, &ref_len);
 	srk_len = elfsig_tpm_sealed_srk_name(sealed, &srk);
@@ -392,6 +404,15 @@ int kl_pcrsig_sealed_check(const struct elfsig_tpm_sealed *sealed,
 		kl_err("%s: sealed under another storage root key than the enrolment",
 		       path);
 		return -EBADE;
+	}
+	/* systemd's approval stands in for its PCRs only: the firmware and
+	 * boot loader PCRs of the enrolment must still be the object's. */
+	kl_pcrsig_own_pcrs(pol, &own);
+	if (has->mask != own.mask || (own.mask && has->bank != own.bank)) {
+		elfsig_tpm_pcrsel_format(&own, want, sizeof(want));
+		kl_err("%s: not bound to the enrolment's own PCRs %s besides systemd's approval (sealed by an older elfsig-enroll): systemd .pcrsig files ignored, run elfsig-enroll pcrsig seal",
+		       path, own.mask ? want : "(none)");
+		return -EPROTO;
 	}
 	return 0;
 }
@@ -422,7 +443,7 @@ int kl_pcrsig_open(const char *dir, const char *sealed_path,
 		kl_err("%s: not a sealed object", sealed_path);
 		return err;
 	}
-	err = kl_pcrsig_sealed_check(*sealed, sealed_path, k, pin);
+	err = kl_pcrsig_sealed_check(*sealed, sealed_path, pol, k, pin);
 	if (err)
 		return err;
 	return kl_pcrsig_load(dir, pol, k, es, n);

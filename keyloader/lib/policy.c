@@ -143,7 +143,7 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 	char comment[KL_POLICY_MAX_LINE + 1];
 	bool have_header = false, have_pcrs = false, have_measure = false;
 	bool have_comment = false, have_authority = false, have_gen = false;
-	bool have_pcrsig_pcrs = false;
+	bool have_pcrsig_pcrs = false, have_srk = false;
 	size_t pos = 0, lineno = 0;
 	int err;
 
@@ -197,6 +197,14 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 				bad("%s:%zu: expected \"generation N\" (0..%u)",
 				    name, lineno, KL_GENERATION_MAX);
 			have_gen = true;
+		} else if (!strcmp(word, "srk") && pol->version >= 4) {
+			if (have_srk)
+				bad("%s:%zu: second \"srk\" line", name, lineno);
+			if (kl_parse_srk_name(value, pol->srk_name,
+					      &pol->srk_name_len))
+				bad("%s:%zu: expected \"srk <the machine's TPM storage root key name, 68 hex digits>\"",
+				    name, lineno);
+			have_srk = true;
 		} else if (!strcmp(word, "pcrs")) {
 			if (have_pcrs)
 				bad("%s:%zu: second \"pcrs\" line", name, lineno);
@@ -258,10 +266,12 @@ int kl_policy_parse(const uint8_t *buf, size_t len, const char *name,
 		    HEADER_WORD);
 	if (!have_pcrs || !have_measure ||
 	    (pol->version >= 2 && !have_authority) ||
-	    (pol->version >= 3 && !have_gen))
+	    (pol->version >= 3 && !have_gen) ||
+	    (pol->version >= 4 && !have_srk))
 		bad("%s: missing \"%s\" line", name,
 		    !have_pcrs ? "pcrs" : !have_measure ? "measure-pcr" :
-		    !have_authority ? "authority" : "generation");
+		    !have_authority ? "authority" :
+		    !have_gen ? "generation" : "srk");
 	if (pol->pcrsig != have_pcrsig_pcrs)
 		bad("%s: \"pcrsig-key\" and \"pcrsig-pcrs\" go together", name);
 	if (kl_policy_check_pcrs(&pol->sel, pol->measure_pcr)) {
@@ -293,7 +303,7 @@ static void clean_subject(const char *in, char *out, size_t cap)
 int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
 {
 	char sel[128], hex[2 * KL_FP_LEN + 1], subj[256];
-	char auth[2 * KL_FP_LEN + 1];
+	char auth[2 * KL_FP_LEN + 1], srk[2 * ELFSIG_TPM_MAX_NAME + 1];
 	char *p = NULL;
 	size_t sz = 0, i;
 	FILE *f;
@@ -303,6 +313,12 @@ int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
 	if (elfsig_tpm_pcrsel_format(&pol->sel, sel, sizeof(sel)))
 		return -EINVAL;
 	common_hex(pol->authority, KL_FP_LEN, auth);
+	/* Never a policy that no machine could load. */
+	if (pol->srk_name_len != 2 + KL_FP_LEN) {
+		kl_err("policy: no machine (TPM storage root key name) to sign it for");
+		return -EINVAL;
+	}
+	common_hex(pol->srk_name, pol->srk_name_len, srk);
 	f = open_memstream(&p, &sz);
 	if (!f)
 		return -ENOMEM;
@@ -313,13 +329,15 @@ int kl_policy_format(const struct kl_policy *pol, char **buf, size_t *len)
 		"# file is signed by the enrolment authority (policy.sig): any edit,\n"
 		"# comments included, makes the loader refuse every key until it is\n"
 		"# signed again with elfsig-enroll. A machine whose rollback counter\n"
-		"# is past this generation refuses the file (revoked).\n"
+		"# is past this generation refuses the file (revoked); it is signed\n"
+		"# for the one machine whose TPM storage root key is named by srk.\n"
 		"%s %d\n"
 		"authority sha256:%s\n"
 		"generation %u\n"
+		"srk %s\n"
 		"pcrs %s\n"
 		"measure-pcr %u\n",
-		HEADER_WORD, KL_POLICY_VERSION, auth, pol->generation, sel,
+		HEADER_WORD, KL_POLICY_VERSION, auth, pol->generation, srk, sel,
 		pol->measure_pcr);
 	if (pol->pcrsig) {
 		common_hex(pol->pcrsig_key, KL_FP_LEN, hex);

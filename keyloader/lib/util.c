@@ -272,3 +272,26 @@ int kl_read_dir_file(const char *dir, const char *name, size_t max,
 	}
 	return kl_read_file(AT_FDCWD, path, max, buf, len);
 }
+
+int kl_parse_srk_name(const char *s, uint8_t out[ELFSIG_TPM_MAX_NAME],
+		      size_t *len)
+{
+	size_t n = strlen(s) / 2;
+
+	/* A SHA-256 TPM name: the algorithm (2 bytes) and the digest. */
+	if (n != 2 + KL_FP_LEN || common_unhex(s, strlen(s), out, n) ||
+	    out[0] != 0x00 || out[1] != 0x0b)
+		return -EBADMSG;
+	*len = n;
+	return 0;
+}
+
+int kl_check_machine(const char *path, const uint8_t *name, size_t name_len,
+		     const uint8_t *srk, size_t srk_len)
+{
+	if (name_len && name_len == srk_len && !memcmp(name, srk, srk_len))
+		return 0;
+	kl_err("%s: signed for another machine (its srk line names another TPM storage root key than this enrolment's)",
+	       path);
+	return -EBADE;
+}

@@ -75,6 +75,55 @@ grep -q "^key: $FP_rel2 .* NOT ALLOWED$" "$T_TMP/out" && grep -qxF "verdict: for
 printf 'key %s\n' "$FP_rel" >"$D/allow2"
 expect allow-list-malformed 5 "*allow2:1: expected sha256:<64 hex digits>*" verify --allow "$D/allow2"
 
+# --require-mode: the verdict judges the mode recorded last (enforce here)
+verify --require-mode enforce >"$T_TMP/out" 2>&1 && grep -qxF "verdict: trusted" "$T_TMP/out" &&
+	t_pass require-mode-met || t_fail require-mode-met "$(cat "$T_TMP/out")"
+expect require-mode-looser 10 "elfsig-attest: record 3: mode enforce, looser than the required require" \
+	verify --require-mode require
+grep -qxF "verdict: mode-too-loose" "$T_TMP/out" && grep -qxF "mode: enforce (record 3)" "$T_TMP/out" &&
+	t_pass require-mode-looser-reported || t_fail require-mode-looser-reported "$(cat "$T_TMP/out")"
+expect require-mode-unknown 2 "elfsig-attest: --require-mode strict: off, permissive, enforce or require" \
+	verify --require-mode strict
+# ECDSA high-S, decided: the TPM makes such signatures (an s above n/2
+# in one quote of 16, else 2^-16 odds), they verify, and so does each
+# quote's signature in its other form (r, n - s): accepted as the same
+# signature, since nothing keys on a signature's bytes.
+# s_form SIG [flip]: "high" or "low" for a marshalled ECDSA P-256
+# TPMT_SIGNATURE; with flip, rewrite it as (r, n - s).
+s_form() {
+	python3 - "$@" <<'PY'
+import sys
+n = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+b = bytearray(open(sys.argv[1], "rb").read())
+assert b[0:2] == b"\x00\x18" and b[4:6] == b"\x00\x20" and b[38:40] == b"\x00\x20"
+s = int.from_bytes(b[40:72], "big")
+if len(sys.argv) > 2:
+    b[40:72] = (n - s).to_bytes(32, "big")
+    open(sys.argv[1], "wb").write(bytes(b))
+else:
+    print("high" if s > n // 2 else "low")
+PY
+}
+high=
+for _ in $(seq 1 16); do
+	"$ATTEST" quote --ak-handle $AK --nonce "$N" --msg "$D/h.msg" --sig "$D/h.sig" || break
+	[ "$(s_form "$D/h.sig")" = high ] && { high=1; break; }
+done
+[ -n "$high" ] && "$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/h.msg" --sig "$D/h.sig" \
+	--nonce "$N" --log "$D/kernel.log" >/dev/null 2>&1 &&
+	t_pass "the TPM makes high-S ECDSA quotes; one verifies" ||
+	t_fail "the TPM makes high-S ECDSA quotes; one verifies" "high=${high:-none in 16}"
+s_form "$D/h.sig" flip
+[ "$(s_form "$D/h.sig")" = low ] && "$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/h.msg" --sig "$D/h.sig" \
+	--nonce "$N" --log "$D/kernel.log" >/dev/null 2>&1 &&
+	t_pass "the same quote's signature as (r, n - s): verifies too" ||
+	t_fail "the same quote's signature as (r, n - s)"
+# a boot whose log records no mode (PCR 12 here): unknown is not enough
+"$KERNLOG" write --log "$D/nomode.log" --pcr 12 --extend init key="$D/rel.pem" lock
+"$ATTEST" quote --ak-handle $AK --nonce "$N" --pcr 12 --msg "$D/nm.msg" --sig "$D/nm.sig" || t_fail quote-pcr12
+expect require-mode-unrecorded 10 "elfsig-attest: no elfsig-mode record in 3 records: the mode is unknown, off is required" \
+	"$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/nm.msg" --sig "$D/nm.sig" --nonce "$N" --log "$D/nomode.log" --pcr 12 --require-mode off
+
 # interoperability: tpm2_checkquote accepts ours, we accept tpm2_quote's
 tpm2_checkquote -Q -u "$D/ak.pem" -m "$D/q.msg" -s "$D/q.sig" -q "$N" -g sha256 &&
 	t_pass tpm2_checkquote-accepts-ours || t_fail tpm2_checkquote-accepts-ours

@@ -341,4 +341,44 @@ if "$BUILD/elfsig-tpm" keygen --type ecc --handle 0x81000020 >/dev/null 2>&1; th
 else
 	t_fail "an authority key in the TPM" "elfsig-tpm keygen failed"
 fi
+
+# ECDSA high-S, decided: accepted as the same signature. The TPM makes
+# them (tests/attest/quote.sh), so a TPM-resident authority key does too;
+# (r, n - s) verifies over the very bytes (r, s) does, and nothing in
+# elfsig keys on a signature's bytes. The policy's signature and the PCR
+# policy's approval, each turned into its other form, still load.
+# high_s FILE|HEX: the other form of a DER ECDSA-Sig-Value (P-256).
+high_s() {
+	python3 - "$@" <<'PY'
+import sys
+n = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+def der_int(v):
+    b = v.to_bytes((v.bit_length() + 8) // 8, "big")
+    return b"\x02" + bytes([len(b)]) + b
+def flip(d):
+    assert d[0] == 0x30 and d[1] < 0x80
+    i = 2; r_len = d[i + 1]; r = int.from_bytes(d[i + 2:i + 2 + r_len], "big"); i += 2 + r_len
+    s = int.from_bytes(d[i + 2:i + 2 + d[i + 1]], "big")
+    body = der_int(r) + der_int(n - s)
+    return b"\x30" + bytes([len(body)]) + body
+a = sys.argv[1]
+if a.startswith("hex:"):
+    print(flip(bytes.fromhex(a[4:])).hex())
+else:
+    d = flip(open(a, "rb").read())
+    open(a, "wb").write(d)
+PY
+}
+if enrol highs; then
+	high_s "$D/policy.sig"
+	f=$(ls "$D"/pcr-policies/*.pcrpol)
+	sig=$(sed -n 's/^signature //p' "$f")
+	sed -i "s/^signature .*/signature $(high_s "hex:$sig")/" "$f"
+	openssl dgst -sha256 -verify "$D/authority.pem" -signature "$D/policy.sig" "$D/policy" >/dev/null &&
+	! grep -q "^signature $sig\$" "$f" &&
+		kl_load highs && kl_expect "ECDSA signatures in their other (r, n - s) form: accepted, both keys load" 0 2 ||
+		t_fail "ECDSA high-S" "the other form was not made: $(cat "$D/enroll.out")"
+else
+	t_fail "ECDSA high-S" "enrol failed: $(cat "$D/enroll.out")"
+fi
 exit 0

@@ -243,4 +243,54 @@ kl_load restored
 kl_expect "the older policy that opts in, restored after disable + resign: status 13" 13 0 \
 	"elfsig-keyloader: $D/policy: generation 1 is revoked on this machine (epoch 2)*"
 
+# 10. The opt-in keeps the boot-state binding: pcrsig.sealed opens under
+# systemd's approval of PCR 11 AND the enrolment's own PCRs 0, 2, 4, 7 at
+# the values it was sealed to. A second swtpm (a fresh machine): PCR 11
+# replayed to enter-initrd as systemd-stub does, the opt-in enabled.
+KL_SWTPM_NAME=tpm-b kl_swtpm_start || t_fail "second swtpm" "did not start"
+for s in linux osrel cmdline initrd; do extend "$U/name.$s" "$U/$s"; done
+extend "$U/phase1"
+enrol boot || t_fail "enrol (second TPM)" "$(cat "$D/enroll.out")"
+"$ENROLL" pcrsig enable -d "$D" -K "$T_TMP/auth.key" --public-key "$T_TMP/sd.pub" >"$D/enable.out" 2>&1 &&
+	[ "$(od -An -tx1 -j8 -N4 "$D/pcrsig.sealed" | tr -d ' ')" = 00030002 ] &&
+	t_pass "pcrsig enable: pcrsig.sealed binds PCRs of its own (format 3, PCRs flag)" ||
+	t_fail "pcrsig enable: pcrsig.sealed binds PCRs of its own" "$(cat "$D/enable.out")"
+kl_load boot
+kl_expect "own PCRs as sealed, PCR 11 as systemd signed: loads" 0 2 \
+	"elfsig-keyloader: enrolment unsealed under a systemd .pcrsig entry*"
+# Only the PCR systemd signs changes (the next phase), its entry matches.
+extend "$U/phase2"
+kl_load boot-phase2
+kl_expect "only PCR 11 changed, with systemd-measure's signature for it: loads" 0 2 \
+	"elfsig-keyloader: enrolment unsealed under a systemd .pcrsig entry*"
+# Another firmware (PCR 0) and Secure Boot state (PCR 7); PCR 11 still
+# as systemd signed it.
+printf 'other firmware' > "$U/fw"
+tpm2_pcrextend "0:sha256=$(sha256sum < "$U/fw" | cut -d' ' -f1)" "7:sha256=$(sha256sum < "$U/fw" | cut -d' ' -f1)" ||
+	t_fail "extend PCRs 0 and 7"
+kl_load boot-firmware
+kl_expect "PCRs 0 and 7 changed, PCR 11 as systemd signed: status 5, no key" 5 0 \
+	"elfsig-keyloader: PCR policy not satisfied: PCRs 0,7 changed since enrolment (bank sha256)"
+one_line "PCRs 0 and 7 changed" "PCRs 0,7 changed"
+out=$("$ENROLL" check -d "$D" 2>&1); rc=$?
+[ "$rc" = 1 ] && [[ $out == *"PCR policy not satisfied: PCRs 0,7 changed since enrolment (bank sha256)"* ]] &&
+	t_pass "check: PCRs 0 and 7 changed: exit 1, the PCRs named" ||
+	t_fail "check: PCRs 0 and 7 changed" "exit $rc: $out"
+# An object bound to systemd's approval alone (what elfsig-enroll wrote
+# before) is not used: its own PCRs are missing. Here: the PCRs flag and
+# selection cut out of the file, so that its recorded policy no longer
+# matches the object's and the file is refused before any TPM use.
+python3 - "$D/pcrsig.sealed" <<'PY'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, "rb").read())
+assert b[10:12] == b"\0\2"
+off = 12 + 2 + b[13] + 2 + b[12 + 2 + b[13] + 1]
+b[10:12] = b"\0\0"
+del b[off:off + 4 + 3 + 4 * 32]
+open(p, "wb").write(bytes(b))
+PY
+kl_load boot-stripped
+kl_expect "pcrsig.sealed without its own PCRs (flag cut out): refused, no key" 3 0 \
+	"elfsig-keyloader: $D/pcrsig.sealed: not a sealed object"
+
 exit 0

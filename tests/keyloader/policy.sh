@@ -13,7 +13,8 @@ kl_cert k1 && kl_cert k2 && kl_authority auth || { echo "FAIL: openssl: certs"; 
 FP1=$(kl_fp k1)
 FP2=$(kl_fp k2)
 AFP=$(openssl pkey -pubin -in "$T_TMP/auth.pub" -outform DER | sha256sum | cut -d' ' -f1)
-H="elfsig-policy 3\nauthority sha256:$AFP\ngeneration 7"	# a version 3 header
+SRK=000b$(printf machine | sha256sum | cut -d' ' -f1)	# a machine's SRK name
+H="elfsig-policy 4\nauthority sha256:$AFP\ngeneration 7\nsrk $SRK"	# a version 4 header
 
 good_policy() {
 	printf "# reviewed\n$H\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\n# CN=one\nkey sha256:%s\nkey sha256:%s\n" "$FP1" "$FP2"
@@ -36,7 +37,7 @@ refused() {
 P=$T_TMP/policy
 good_policy > "$P"
 out=$("$ENROLL" show -p "$P" 2>&1)
-if grep -q "policy version 3, PCRs sha256:0,2,4,7, measured into PCR 13, 2 keys" <<<"$out" &&
+if grep -q "policy version 4, PCRs sha256:0,2,4,7, measured into PCR 13, 2 keys" <<<"$out" &&
    grep -q "authority sha256:$AFP" <<<"$out" && grep -q "^generation 7 " <<<"$out" &&
    grep -q "sha256:$FP1 CN=one" <<<"$out" && grep -q "sha256:$FP2 \$" <<<"$out"; then
 	t_pass "a valid policy parses, subject comments attach to their key"
@@ -46,14 +47,24 @@ fi
 
 # shellcheck disable=SC2059 # the callers pass the format on purpose
 case_file() { printf "$@" > "$P"; }
-case_file 'pcrs sha256:0\nelfsig-policy 3\nmeasure-pcr 13\n'
-refused "header not first" "$P" ':1: expected "elfsig-policy 3"'
-case_file 'elfsig-policy 4\npcrs sha256:0\nmeasure-pcr 13\n'
-refused "unknown version" "$P" "unsupported policy version '4' (this is version 3)"
+case_file 'pcrs sha256:0\nelfsig-policy 4\nmeasure-pcr 13\n'
+refused "header not first" "$P" ':1: expected "elfsig-policy 4"'
+case_file 'elfsig-policy 5\npcrs sha256:0\nmeasure-pcr 13\n'
+refused "unknown version" "$P" "unsupported policy version '5' (this is version 4)"
 case_file 'elfsig-policy 3\nauthority sha256:%s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"
 refused "version 3 without its generation" "$P" 'missing "generation" line'
+case_file 'elfsig-policy 4\nauthority sha256:%s\ngeneration 1\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"
+refused "version 4 without its machine" "$P" 'missing "srk" line'
+case_file 'elfsig-policy 3\nauthority sha256:%s\ngeneration 1\nsrk %s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP" "$SRK"
+refused "an srk line in version 3" "$P" ":4: unknown directive 'srk'"
+case_file "$H\\nsrk $SRK\\npcrs sha256:0\\nmeasure-pcr 13\\n"
+refused "two srk lines" "$P" ':5: second "srk" line'
+for s in "${SRK:4}" "0004${SRK:4:40}" "${SRK}00" "000c${SRK:4}" "${SRK:0:66}zz"; do
+	case_file 'elfsig-policy 4\nauthority sha256:%s\ngeneration 1\nsrk %s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP" "$s"
+	refused "srk '${s:0:12}...' refused" "$P" ":4: expected \"srk <the machine's TPM storage root key name, 68 hex digits>\""
+done
 case_file "$H\\ngeneration 8\\npcrs sha256:0\\nmeasure-pcr 13\\n"
-refused "two generation lines" "$P" ':4: second "generation" line'
+refused "two generation lines" "$P" ':5: second "generation" line'
 for g in 007 -1 1000000001 x 99999999999; do
 	case_file 'elfsig-policy 3\nauthority sha256:%s\ngeneration %s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP" "$g"
 	refused "generation '$g' refused" "$P" ':3: expected "generation N" (0..1000000000)'
@@ -63,7 +74,7 @@ refused "version 2 knows no generation" "$P" ":3: unknown directive 'generation'
 case_file 'elfsig-policy 2\npcrs sha256:0\nmeasure-pcr 13\n'
 refused "version 2 without its authority" "$P" 'missing "authority" line'
 case_file "$H\\nauthority sha256:$AFP\\npcrs sha256:0\\nmeasure-pcr 13\\n"
-refused "two authority lines" "$P" ':4: second "authority" line'
+refused "two authority lines" "$P" ':5: second "authority" line'
 case_file 'elfsig-policy 2\nauthority sha1:%s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"
 refused "bad authority line" "$P" ':2: expected "authority sha256:'
 case_file 'elfsig-policy 1\nauthority sha256:%s\npcrs sha256:0\nmeasure-pcr 13\n' "$AFP"
@@ -98,10 +109,10 @@ refused "pcrsig-key without pcrsig-pcrs" "$P" '"pcrsig-key" and "pcrsig-pcrs" go
 case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-pcrs sha256:11\\n"
 refused "pcrsig-pcrs without pcrsig-key" "$P" '"pcrsig-key" and "pcrsig-pcrs" go together'
 case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-key sha256:$FP1\\npcrsig-key sha256:$FP2\\npcrsig-pcrs sha256:11\\n"
-refused "two pcrsig-key lines" "$P" ':7: second "pcrsig-key" line'
+refused "two pcrsig-key lines" "$P" ':8: second "pcrsig-key" line'
 for sel in sha1:11 sha256:16 sha256:23 sha256:; do
 	case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-key sha256:$FP1\\npcrsig-pcrs $sel\\n"
-	refused "pcrsig-pcrs $sel refused" "$P" ":7: bad PCR selection '$sel' (sha256, PCRs 0..15)"
+	refused "pcrsig-pcrs $sel refused" "$P" ":8: bad PCR selection '$sel' (sha256, PCRs 0..15)"
 done
 case_file "$H\\npcrs sha256:0\\nmeasure-pcr 13\\npcrsig-key sha256:$FP1\\npcrsig-pcrs sha256:11,13\\n"
 refused "measurement PCR in the pcrsig selection" "$P" "measurement PCR 13 is in the pcrsig selection"

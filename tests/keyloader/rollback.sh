@@ -101,7 +101,7 @@ rm "$D/pcr-policies/zz-update.pcrpol"
 sed -i 's/^generation 0$/generation 1/' "$D"/pcr-policies/*
 kl_load forged-gen
 kl_expect "a PCR policy's generation edited (0 -> 1): refused, status 3" 3 0 \
-	"elfsig-keyloader: */pcr-policies/*: refused: the signature of its generation does not verify with the enrolment authority's key"
+	"elfsig-keyloader: */pcr-policies/*: refused: the signature of its generation and machine does not verify with the enrolment authority's key"
 
 # 5. An attacker who can write the TPM bumps the counter: the current
 # files are refused (denial of service, never a rollback); the authority
@@ -233,6 +233,13 @@ out=$("$ENROLL" epoch -d "$D" --generation 3 2>&1) &&
 	t_fail "epoch never goes down" "$out" ||
 	{ [[ $out == *"the epoch is 41: it never goes down"* ]] && t_pass "epoch never goes down" ||
 	  t_fail "epoch never goes down" "$out"; }
+# All or nothing: beyond one command's 4096 increments, nothing is done.
+before=$(nvvalue)
+out=$("$ENROLL" epoch -d "$D" --generation 1000000000 2>&1); rc=$?
+[ "$rc" = 1 ] && [ "$(nvvalue)" = "$before" ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+[[ $out == "elfsig-enroll: epoch 41 to 1000000000 needs 999999959 counter increments, more than the 4096 of one command: nothing done (raise it in steps)" ]] &&
+	t_pass "epoch --generation 1000000000: refused before any increment, one line" ||
+	t_fail "epoch --generation 1000000000: all or nothing" "exit $rc, counter $before -> $(nvvalue): $out"
 
 # 10. Formats from before rollback protection are refused with the
 # command that migrates them: a version 2 policy and version 1 PCR
@@ -240,19 +247,34 @@ out=$("$ENROLL" epoch -d "$D" --generation 3 2>&1) &&
 # (the same lines without the generation; the policy signed with openssl).
 # migrate signs the PCR policies again with a generation and binds the
 # counter.
-# strip_gen FILE...: a version 3 policy or version 2 PCR policy as the
-# version before (generation lines gone, the header's version one less).
-strip_gen() {
-	python3 - "$@" <<'PY'
-import sys
-for f in sys.argv[1:]:
-    out = []
+# old_format nogen|nomachine FILE...: a version 4 policy or version 3 PCR
+# policy as an older elfsig-enroll wrote it. nogen: before generations
+# (policy 2, PCR policy 1: the srk and generation lines gone); nomachine:
+# before the machine binding (policy 3, PCR policy 2: the srk line gone,
+# the generation signed again over what it covered then, with $AUTH).
+# The caller signs the policy again with openssl.
+old_format() {
+	local how=$1; shift
+	AUTH=$AUTH python3 - "$how" "$@" <<'PY'
+import hashlib, os, subprocess, sys
+how = sys.argv[1]
+for f in sys.argv[2:]:
+    out, approved, gen = [], None, None
     for l in open(f).read().splitlines():
-        if l.startswith(("generation ", "generation-signature ")):
-            continue
         w = l.split(" ")
+        if w[0] == "srk" or (how == "nogen" and w[0] in ("generation", "generation-signature")):
+            continue
         if w[0] in ("elfsig-policy", "elfsig-pcr-policy") and len(w) == 2:
-            l = "%s %d" % (w[0], int(w[1]) - 1)
+            l = "%s %d" % (w[0], int(w[1]) - (2 if how == "nogen" else 1))
+        if w[0] == "policy":
+            approved = bytes.fromhex(w[1])
+        if w[0] == "generation":
+            gen = int(w[1])
+        if w[0] == "generation-signature" and approved is not None:
+            tbs = hashlib.sha256(b"elfsig-pcr-policy-generation\0" + approved + gen.to_bytes(4, "big")).digest()
+            sig = subprocess.run(["openssl", "pkeyutl", "-sign", "-inkey", os.environ["AUTH"]],
+                                 input=tbs, capture_output=True, check=True).stdout
+            l = "generation-signature " + sig.hex()
         out.append(l)
     open(f, "w").write("\n".join(out) + "\n")
 PY
@@ -261,23 +283,49 @@ PY
 cp -a "$D" "$T_TMP/v2"
 D=$T_TMP/v2
 rm "$D/counter" "$D/counter.sig"
-strip_gen "$D/policy" "$D"/pcr-policies/*
+old_format nogen "$D/policy" "$D"/pcr-policies/*
 openssl dgst -sha256 -sign "$AUTH" -out "$D/policy.sig" "$D/policy"
 kl_load v2
 kl_expect "a version 2 policy: status 3, one line naming the migration" 3 0 \
 	"elfsig-keyloader: $D/policy: policy format version 2 has no generation (no rollback protection): refused, migrate it with elfsig-enroll migrate --authority-key KEY"
 "$ENROLL" migrate -d "$D" -K "$AUTH" --generation 41 >"$T_TMP/migrate.out" 2>&1 &&
-	grep -q "^elfsig-policy 3$" "$D/policy" && grep -q "^generation 41$" "$D/policy" &&
+	grep -q "^elfsig-policy 4$" "$D/policy" && grep -q "^generation 41$" "$D/policy" &&
 	grep -q "^generation 41$" "$D"/pcr-policies/* && [ -s "$D/counter" ] &&
-	t_pass "migrate: policy 3, the PCR policy signed again, counter bound" ||
+	t_pass "migrate: policy 4, the PCR policy signed again, counter bound" ||
 	t_fail "migrate" "$(cat "$T_TMP/migrate.out")"
 kl_load v2-migrated
 kl_expect "after migrate at the machine's epoch: loads" 1 1
 # A version 1 signed PCR policy next to current ones: left out, named.
 D=$T_TMP/e
 cp "$T_TMP"/v2/pcr-policies/*.pcrpol "$D/pcr-policies/v1.pcrpol"
-strip_gen "$D/pcr-policies/v1.pcrpol"
+old_format nogen "$D/pcr-policies/v1.pcrpol"
 kl_load v1-pcrpol
 kl_expect "a version 1 PCR policy is left out (named), the others load" 1 1 \
 	"elfsig-keyloader: $D/pcr-policies/v1.pcrpol: refused: signed PCR policy version 1 has no generation (no rollback protection), migrate it with elfsig-enroll migrate --authority-key KEY"
+
+# 11. Formats from before the machine binding: a version 3 policy and
+# version 2 PCR policies (no srk line). Refused with the command that
+# migrates them; migrate signs them again for the machine the sealed
+# object records, at the same generation.
+cp -a "$T_TMP/v2" "$T_TMP/v3"
+D=$T_TMP/v3
+srk=$(sed -n 's/^srk //p' "$D/policy")
+old_format nomachine "$D/policy" "$D"/pcr-policies/*
+openssl dgst -sha256 -sign "$AUTH" -out "$D/policy.sig" "$D/policy"
+cp "$D"/pcr-policies/*.pcrpol "$T_TMP/v2.pcrpol"
+kl_load v3
+kl_expect "a version 3 policy: status 3, one line naming the migration" 3 0 \
+	"elfsig-keyloader: $D/policy: policy format version 3 is not bound to a machine (any machine of the authority would load it): refused, migrate it with elfsig-enroll migrate --authority-key KEY"
+"$ENROLL" migrate -d "$D" -K "$AUTH" >"$T_TMP/migrate.out" 2>&1 &&
+	grep -q "^elfsig-policy 4$" "$D/policy" && grep -q "^generation 41$" "$D/policy" &&
+	[ -n "$srk" ] && grep -q "^srk $srk$" "$D/policy" && grep -q "^srk $srk$" "$D"/pcr-policies/* &&
+	grep -q "^elfsig-pcr-policy 3$" "$D"/pcr-policies/* &&
+	t_pass "migrate: policy 4 and PCR policy 3 for the sealed object's machine, generation kept" ||
+	t_fail "migrate of a version 3 policy" "$(cat "$T_TMP/migrate.out")"
+kl_load v3-migrated
+kl_expect "after migrate of a version 3 policy: loads" 1 1
+cp "$T_TMP/v2.pcrpol" "$D/pcr-policies/v2.pcrpol"
+kl_load v2-pcrpol
+kl_expect "a version 2 PCR policy is left out (named), the others load" 1 1 \
+	"elfsig-keyloader: $D/pcr-policies/v2.pcrpol: refused: signed PCR policy version 2 is not bound to a machine, migrate it with elfsig-enroll migrate --authority-key KEY"
 exit 0

@@ -133,10 +133,11 @@ for v in v2 v1; do
 			{ [[ $out == *"$MIGRATE_LINE"* ]] &&
 			  t_pass "enroll check refuses a version 1 enrolment ($v)" ||
 			  t_fail "enroll check refuses a version 1 enrolment ($v)" "$out"; }
-		"$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" >"$D/mout" 2>&1 &&
+		"$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" \
+			--expect-key "sha256:$(kl_fp k1)" --expect-key "$(kl_fp k2)" >"$D/mout" 2>&1 &&
 			[ "$(od -An -tx1 -j8 -N2 "$D/policy.sealed" | tr -d ' ')" = 0003 ] &&
-			grep -q "^elfsig-policy 3\$" "$D/policy" &&
-			t_pass "elfsig-enroll migrate rewrites it (policy 3, sealed object 3) ($v)" ||
+			grep -q "^elfsig-policy 4\$" "$D/policy" &&
+			t_pass "elfsig-enroll migrate rewrites it (policy 4, sealed object 3) ($v)" ||
 			t_fail "elfsig-enroll migrate rewrites it ($v)" "$(cat "$D/mout")"
 		kl_load "old-$v-migrated"
 		kl_expect "after migrate: both keys load ($v)" 0 2
@@ -148,7 +149,8 @@ done
 if v1_enrol old-edited; then
 	echo "key sha256:$(kl_fp k3)" >> "$D/policy"
 	cp "$D/policy" "$D/policy.before"
-	out=$("$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" 2>&1) &&
+	out=$("$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" --expect-key "$(kl_fp k1)" \
+		--expect-key "$(kl_fp k2)" --expect-key "$(kl_fp k3)" 2>&1) &&
 		t_fail "migrate refuses an edited version 1 policy" "$out" ||
 		{ [[ $out == *"not migrated: the TPM does not vouch for this policy"* ]] &&
 		  cmp -s "$D/policy" "$D/policy.before" && [ ! -e "$D/policy.sig" ] &&
@@ -156,5 +158,121 @@ if v1_enrol old-edited; then
 		  t_fail "migrate refuses an edited version 1 policy, writes nothing" "$out"; }
 else
 	t_fail "edited version 1 policy" "could not write it"
+fi
+
+# 4. A version 1 enrolment proves no creator: anyone with the TPM seals a
+# policy's digest to the current PCRs (here: the real keys k1, k2 and an
+# attacker's k3, as the v1 layout is). migrate lists every key with its
+# certificate's subject and migrates only the exact set the operator
+# confirms; any other set is refused, one line naming the key, nothing
+# written, and the next boot still loads nothing.
+# migrate_refused NAME WANT EXPECT...: migrate -d $D with these
+# --expect-key fingerprints fails, names WANT on stderr, lists every key
+# on stdout, and leaves $D as it was.
+migrate_refused() {
+	local name=$1 want=$2 args=() f; shift 2
+	for f in "$@"; do args+=(--expect-key "sha256:$f"); done
+	(cd "$D" && find . -type f -exec sha256sum {} + | sort) > "$T_TMP/before"
+	"$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" "${args[@]}" >"$T_TMP/mout" 2>"$T_TMP/merr"
+	local rc=$?
+	(cd "$D" && find . -type f -exec sha256sum {} + | sort) > "$T_TMP/after"
+	if [ "$rc" = 0 ]; then
+		t_fail "$name" "exit 0: $(cat "$T_TMP/mout")"
+	elif [ "$(grep -c . "$T_TMP/merr")" != 1 ] || ! grep -qF -- "$want" "$T_TMP/merr"; then
+		t_fail "$name" "expected one line '$want', got: $(tr '\n' '|' < "$T_TMP/merr")"
+	elif ! grep -q "sha256:$(kl_fp k3) .*CN=elfsig test k3$" "$T_TMP/mout" ||
+	     ! grep -q "sha256:$(kl_fp k1) .*CN=elfsig test k1$" "$T_TMP/mout"; then
+		t_fail "$name" "keys not listed with their subjects: $(tr '\n' '|' < "$T_TMP/mout")"
+	elif ! diff -q "$T_TMP/before" "$T_TMP/after" >/dev/null; then
+		t_fail "$name" "files changed: $(diff "$T_TMP/before" "$T_TMP/after" | tr '\n' '|')"
+	else
+		t_pass "$name"
+	fi
+}
+if v1_enrol launder; then
+	cp "$T_TMP/k3.pem" "$D/certs/"
+	printf 'elfsig-policy 1\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n# CN=elfsig test k1\nkey sha256:%s\nkey sha256:%s\nkey sha256:%s\n' \
+		"$(kl_fp k1)" "$(kl_fp k2)" "$(kl_fp k3)" > "$D/policy"
+	sha256sum < "$D/policy" | cut -d' ' -f1 | xxd -r -p > "$D/digest"
+	"$BUILD/elfsig-tpm" seal --pcrs sha256:0,2,4,7 --in "$D/digest" \
+		--out "$D/policy.sealed" >/dev/null || t_fail "v1 laundering: seal"
+	FAKE=$(printf other | sha256sum | cut -d" " -f1)
+	NOTCONF="is enrolled but not confirmed (--expect-key)"
+	migrate_refused "migrate of a v1 enrolment without --expect-key: refused, keys listed, nothing written" \
+		"not migrated: a version 1 enrolment does not prove who made it; confirm each key listed with --expect-key sha256:HEX"
+	migrate_refused "migrate with the real keys only: the attacker's key is named, refused, nothing written" \
+		"sha256:$(kl_fp k3) $NOTCONF" "$(kl_fp k1)" "$(kl_fp k2)"
+	migrate_refused "migrate with a confirmed key that is not enrolled: named, refused" \
+		"sha256:$FAKE is confirmed (--expect-key) but not enrolled" \
+		"$(kl_fp k1)" "$(kl_fp k2)" "$(kl_fp k3)" "$FAKE"
+	out=$("$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" --expect-key nothex 2>&1)
+	rc=$?
+	[ "$rc" = 2 ] && [[ $out == *"--expect-key: expected sha256:<64 hex digits>"* ]] &&
+		t_pass "migrate --expect-key with a malformed fingerprint: usage, status 2" ||
+		t_fail "migrate --expect-key malformed" "exit $rc: $out"
+	kl_load launder
+	kl_expect "the refused v1 enrolment still loads nothing (status 3)" 3 0
+	"$ENROLL" migrate -d "$D" -K "$T_TMP/auth.key" --expect-key "$(kl_fp k1)" \
+		--expect-key "$(kl_fp k2)" --expect-key "$(kl_fp k3)" >"$D/mout" 2>&1 &&
+		t_pass "migrate with exactly the enrolled set confirmed: migrated" ||
+		t_fail "migrate with exactly the enrolled set" "$(cat "$D/mout")"
+	kl_load launder-confirmed
+	kl_expect "what the operator confirmed loads: the three keys" 0 3
+else
+	t_fail "v1 laundering" "could not write the enrolment"
+fi
+
+# 5. Policies and PCR policies are signed for one machine (the SRK name
+# of its TPM, the srk line): machine A's files, copied onto machine B of
+# the same authority (another swtpm, its own enrolment), load nothing
+# there. Machine A is $TPM_A, machine B $TPM_B.
+# on_b NAME RC LINE: the loader on machine B's enrolment $D: status RC,
+# no key, locked, LINE among its lines.
+on_b() { kl_load "$1" -T "$TPM_B"; kl_expect "$1" "$2" 0 "$3"; }
+if [ -n "${TPM_B:-}" ] && enrol mach-a && A=$D && enrol mach-b -T "$TPM_B" && B=$D; then
+	D=$B
+	kl_load mach-b -T "$TPM_B"
+	kl_expect "machine B's own enrolment loads on B" 0 2
+	grep -q "^srk $("$BUILD/elfsig-tpm" srkname --tcti "$TPM_B")\$" "$B/policy" &&
+	grep -q "^srk $("$BUILD/elfsig-tpm" srkname --tcti "$TPM_B")\$" "$B"/pcr-policies/*.pcrpol &&
+		t_pass "the policy and PCR policy name machine B's SRK" ||
+		t_fail "the policy and PCR policy name machine B's SRK" "$(grep -h ^srk "$B/policy" "$B"/pcr-policies/*)"
+	cp -a "$B" "$T_TMP/mach-b.keep"
+	cp "$A/policy" "$A/policy.sig" "$B/"
+	on_b "machine A's policy on machine B: status 6, no key, locked" 6 \
+		"elfsig-keyloader: $B/policy: signed for another machine (its srk line names another TPM storage root key than this enrolment's)"
+	n=$(grep -c "signed for another machine" "$D/out")
+	[ "$n" = 1 ] && t_pass "machine A's policy on machine B: one line" ||
+		t_fail "machine A's policy on machine B: one line" "$n: $(tr '\n' '|' < "$D/out")"
+	out=$("$ENROLL" check -d "$B" -T "$TPM_B" 2>&1) && t_fail "check: machine A's policy on B" "$out" ||
+		{ [[ $out == *"$B/policy: signed for another machine"* ]] &&
+		  t_pass "check: machine A's policy on B refused" || t_fail "check: machine A's policy on B" "$out"; }
+	cp "$T_TMP/mach-b.keep/policy" "$T_TMP/mach-b.keep/policy.sig" "$B/"
+	rm "$B"/pcr-policies/*
+	cp "$A"/pcr-policies/*.pcrpol "$B/pcr-policies/a.pcrpol"
+	on_b "machine A's PCR policy (same PCR values) on machine B: left out, status 3" 3 \
+		"elfsig-keyloader: $B/pcr-policies/a.pcrpol: signed for another machine (its srk line names another TPM storage root key than this enrolment's)"
+	# The migrated version 1 enrolment of case 4 (machine A), on B.
+	cp "$T_TMP/launder/policy" "$T_TMP/launder/policy.sig" "$B/"
+	cp "$T_TMP"/launder/pcr-policies/*.pcrpol "$B/pcr-policies/a.pcrpol"
+	on_b "a policy migrated on machine A, on machine B: status 6, no key" 6 \
+		"elfsig-keyloader: $B/policy: signed for another machine (its srk line names another TPM storage root key than this enrolment's)"
+	# reseal on another TPM: the authority signs the files for it.
+	rm -rf "$B" && cp -a "$A" "$B"
+	out=$("$ENROLL" reseal -d "$B" -T "$TPM_B" 2>&1); rc=$?
+	[ "$rc" = 1 ] && cmp -s "$A/policy.sealed" "$B/policy.sealed" &&
+	[[ $out == *"$B/policy: signed for another machine (its srk line names another TPM storage root key than this TPM's): the authority signs it for this one with elfsig-enroll reseal --authority-key KEY" ]] &&
+		t_pass "reseal on another machine without the authority key: refused, one line, nothing written" ||
+		t_fail "reseal on another machine without the authority key" "exit $rc: $out"
+	"$ENROLL" reseal -d "$B" -T "$TPM_B" -K "$T_TMP/auth.key" >"$B/reseal.out" 2>&1 &&
+	"$ENROLL" counter -d "$B" -T "$TPM_B" -K "$T_TMP/auth.key" >>"$B/reseal.out" 2>&1 &&
+		kl_load resealed-b -T "$TPM_B" &&
+		kl_expect "reseal -K and counter -K on machine B: loads there" 0 2 ||
+		t_fail "reseal -K on machine B" "$(cat "$B/reseal.out")"
+	D=$A
+	kl_load mach-a-still
+	kl_expect "machine A's own files still load on A" 0 2
+else
+	t_fail "machine binding" "enrolments on two swtpms failed: $(cat "$D/enroll.out" 2>/dev/null)"
 fi
 exit 0

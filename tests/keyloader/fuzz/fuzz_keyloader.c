@@ -25,6 +25,11 @@ static void policy(const uint8_t *data, size_t size)
 
 	if (kl_policy_parse(data, size, "fuzz", &a))
 		return;
+	/* An older version names no machine: written for one. */
+	if (!a.srk_name_len) {
+		a.srk_name[1] = 0x0b;
+		a.srk_name_len = 2 + KL_FP_LEN;
+	}
 	if (kl_policy_format(&a, &text, &len)) {
 		kl_policy_free(&a);
 		return;		/* -E2BIG: long subjects; refused, never written */
@@ -33,7 +38,9 @@ static void policy(const uint8_t *data, size_t size)
 		abort();
 	if (a.sel.bank != b.sel.bank || a.sel.mask != b.sel.mask ||
 	    a.measure_pcr != b.measure_pcr || a.nkeys != b.nkeys ||
-	    memcmp(a.authority, b.authority, KL_FP_LEN))
+	    memcmp(a.authority, b.authority, KL_FP_LEN) ||
+	    a.srk_name_len != b.srk_name_len ||
+	    memcmp(a.srk_name, b.srk_name, a.srk_name_len))
 		abort();
 	for (i = 0; i < a.nkeys; i++)
 		if (memcmp(a.keys[i].fp, b.keys[i].fp, KL_FP_LEN) ||
@@ -99,14 +106,19 @@ static void pcr_policy(const uint8_t *data, size_t size)
 	struct kl_pcr_policy a, b;
 	struct kl_authority auth = { 0 };
 	struct replay r = { .pp = &a };
+	/* The machine: the file's own, or (older versions) a SHA-256 name */
+	struct kl_policy pol = { .srk_name = { 0x00, 0x0b },
+				 .srk_name_len = 2 + KL_FP_LEN };
 	char *text;
 	size_t len;
 
 	if (kl_pcr_policy_parse(data, size, "fuzz", &a))
 		return;
 	memcpy(auth.fp, a.authority, KL_FP_LEN);
-	if (kl_pcr_policy_sign(&a.values, a.generation, &auth, replay_sig, &r,
-			       &text, &len) ||
+	if (a.srk_name_len)
+		memcpy(pol.srk_name, a.srk_name, a.srk_name_len);
+	if (kl_pcr_policy_sign(&a.values, a.generation, &pol, &auth, replay_sig,
+			       &r, &text, &len) ||
 	    kl_pcr_policy_parse((const uint8_t *)text, len, "fuzz", &b))
 		abort();
 	if (memcmp(&a.values, &b.values, sizeof(a.values)) ||
@@ -114,6 +126,7 @@ static void pcr_policy(const uint8_t *data, size_t size)
 	    memcmp(a.authority, b.authority, KL_FP_LEN) ||
 	    a.sig_len != b.sig_len || memcmp(a.sig, b.sig, a.sig_len) ||
 	    b.version != KL_PCRPOL_VERSION || a.generation != b.generation ||
+	    memcmp(b.srk_name, pol.srk_name, pol.srk_name_len) ||
 	    (a.version == KL_PCRPOL_VERSION &&
 	     (a.gen_sig_len != b.gen_sig_len ||
 	      memcmp(a.gen_sig, b.gen_sig, a.gen_sig_len))))

@@ -29,6 +29,11 @@ kl_fuzz_seeds() {
 	  for i in 0 2 4 7; do printf 'pcr sha256:%d=%064d\n' "$i" 0; done
 	  printf 'policy 4f04c837291ac05d8c8fceb5d03ac530d3189c1dd24dc744f2145cf71eaa9cf6\nsignature %0140x\ngeneration-signature %0140x\n' 7 9
 	} > "$d/pcr-policy-v2"
+	{ printf '\x03elfsig-pcr-policy 3\nauthority sha256:%s\ngeneration 3\nsrk 000b%s\npcrs sha256:0,2,4,7\n' "$fp" "$fp"
+	  for i in 0 2 4 7; do printf 'pcr sha256:%d=%064d\n' "$i" 0; done
+	  printf 'policy 4f04c837291ac05d8c8fceb5d03ac530d3189c1dd24dc744f2145cf71eaa9cf6\nsignature %0140x\ngeneration-signature %0140x\n' 7 9
+	} > "$d/pcr-policy-v3"
+	{ printf '\x00elfsig-policy 4\nauthority sha256:%s\ngeneration 12\nsrk 000b%s\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\nkey sha256:%s\n' "$fp" "$fp" "$fp"; } > "$d/policy-v4"
 	{ printf '\x00elfsig-policy 3\nauthority sha256:%s\ngeneration 12\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\nkey sha256:%s\n' "$fp" "$fp"; } > "$d/policy-v3"
 	{ printf '\x05# seed\nelfsig-counter 1\nauthority sha256:%s\nsrk 000b%s\nnv-index 0x0100e15f\nnv-name 000b%s\nbase 18446744073709551615\n' "$fp" "$fp" "$fp"; } > "$d/binding"
 	{ printf '\x00elfsig-policy 3\nauthority sha256:%s\ngeneration 1\npcrs sha256:0,2,4,7\nmeasure-pcr 13\npcrsig-key sha256:%s\npcrsig-pcrs sha256:11\n\nkey sha256:%s\n' "$fp" "$fp" "$fp"; } > "$d/policy-pcrsig"
