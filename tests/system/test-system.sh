@@ -66,6 +66,9 @@ apt-get -s install hello > /tmp/apt 2>&1; r apt "\$? \$(grep -c '^Inst hello' /t
 journalctl -b --no-pager -n 5 > /tmp/j 2>&1; r journalctl "\$? \$(wc -l < /tmp/j)"
 systemctl status systemd-journald --no-pager > /dev/null 2>&1; r systemctl "\$?"
 getent passwd root > /dev/null; r nss "\$?"
+u="systemd-journald systemd-networkd systemd-udevd systemd-logind"
+r mdwe "\$(systemctl show -p MemoryDenyWriteExecute --value \$u | grep . | sort -u | paste -sd,) \$(systemctl is-active \$u | sort -u | paste -sd,)"
+r ldcache "\$(LD_DEBUG=libs /usr/bin/python3 -c 0 2>&1 | grep -c 'search cache=/etc/ld.so.cache')"
 /opt/added/hello > /tmp/h 2>&1; r unsigned "\$?"
 r unsigned_log "\$(dmesg | grep -c 'elfsig: pid=.*path=/opt/added/hello: unsigned')"
 LD_PRELOAD=/opt/added/libunsigned.so /bin/true > /tmp/p 2>&1; r preload "\$(grep -c 'libunsigned.so.*cannot be preloaded' /tmp/p) \$(dmesg | grep -c 'path=/opt/added/libunsigned.so')"
@@ -132,6 +135,8 @@ else
 	expect journalctl "journalctl -b" "0 [1-9][0-9]*"
 	expect systemctl "systemctl status systemd-journald" 0
 	expect nss "getent passwd root (NSS modules, dlopen'd)" 0
+	expect mdwe "journald, networkd, udevd and logind run under systemd's MemoryDenyWriteExecute=yes" "yes active"
+	expect ldcache "ld.so finds libraries through /etc/ld.so.cache" "[1-9][0-9]*"
 	expect unsigned "an unsigned program is refused (126)" 126
 	expect unsigned_log "a kernel log line names the unsigned program" "[1-9][0-9]*"
 	expect preload "an unsigned library in LD_PRELOAD is refused (ld.so: cannot be preloaded), with a kernel log line" "1 [1-9][0-9]*"
