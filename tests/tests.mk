@@ -9,7 +9,7 @@ SIGNER_SUITES := tests/signer/test-api.sh tests/signer/test-roundtrip.sh \
 		 tests/signer/test-tree-tpm.sh tests/signer/test-tree-race.sh \
 		 tests/signer/test-tree-swap.sh tests/signer/test-metadata.sh \
 		 tests/signer/test-names.sh \
-		 tests/signer/test-sign-deb.sh
+		 tests/signer/test-sign-deb.sh tests/signer/test-pkcs11.sh
 CHECK_SUITES  += $(SIGNER_SUITES)
 ASAN_SUITES   += $(SIGNER_SUITES)
 CHECK_SUITES  += tests/docs/test-man.sh
