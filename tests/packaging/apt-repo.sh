@@ -77,6 +77,7 @@ done
 # The guide's publishing steps (docs/guide.md), in the repository directory.
 export GNUPGHOME=$D/gnupg
 mkdir -m 700 "$GNUPGHOME"
+t_on_exit "GNUPGHOME='$GNUPGHOME' gpgconf --kill gpg-agent"
 gpg --batch --quiet --passphrase '' --quick-gen-key 'elfsig test repository' ed25519 sign 1d 2>/dev/null &&
 	gpg --export > "$D/repo-key.gpg" || { t_fail "an OpenPGP key for the repository"; exit 0; }
 for deb in "$D"/incoming/*.deb; do
