@@ -10,7 +10,7 @@
 # verifies, dpkg --verify is clean, the programs run.
 # SKIP when a tool is missing or mmdebstrap cannot reach the Debian archive.
 set -u
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-chroot.sh"
 
 for t in mmdebstrap apt-ftparchive dpkg-deb gpg openssl; do
 	command -v "$t" >/dev/null || { echo "SKIP: apt-repo: $t not installed (scripts/deps.txt)"; exit 77; }
@@ -21,37 +21,13 @@ SIGNELF=${SIGNELF:-$BUILD/signelf}
 t_mktemp
 D=$T_TMP
 
-MIRROR=${ELFSIG_TEST_MIRROR:-http://deb.debian.org/debian}
-if ! t_probe debian-archive python3 -c 'import sys, urllib.request
-urllib.request.urlopen(sys.argv[1] + "/dists/bookworm/InRelease", timeout=15)' "$MIRROR"; then
-	t_skip "apt-repo" "the Debian archive ($MIRROR) is not reachable"
-	exit 0
-fi
+chroot_need_archive apt-repo
 
 # A fresh bookworm machine with Debian's (unsigned) hello installed; the
 # .debs of hello and tree fetched there, as a mirror would have them.
-CH=$D/chroot
-start=$(date +%s)
-# shellcheck disable=SC2016 # the hooks' $1 is mmdebstrap's
-mmdebstrap --variant=apt --include=hello \
-	--customize-hook='mkdir -p "$1/srv/orig" && chroot "$1" sh -c "cd /srv/orig && apt-get download -q hello tree"' \
-	bookworm "$CH" "$MIRROR" > "$D/mmdebstrap.log" 2>&1
-rc=$?
-echo "# mmdebstrap: $(( $(date +%s) - start )) s"
-if [ "$rc" != 0 ]; then
-	if grep -qE 'Temporary failure resolving|Could not resolve|Failed to fetch|Connection (timed out|refused)' "$D/mmdebstrap.log"; then
-		t_skip "apt-repo" "mmdebstrap cannot reach the archive: $(grep -m1 -E 'resolv|fetch|Connection' "$D/mmdebstrap.log")"
-	else
-		t_fail "mmdebstrap makes a bookworm chroot with hello" "$(grep -E '^(E|W):' "$D/mmdebstrap.log" | head -n 3 | tr '\n' '|')"
-	fi
-	exit 0
-fi
-t_on_exit "rm -rf '$CH'"
-inch() {
-	# shellcheck disable=SC2016 # expanded by the inner shell
-	unshare -m sh -c 'mount --rbind /dev "$0/dev" && mount -t proc proc "$0/proc" &&
-		exec chroot "$0" "$@"' "$CH" "$@"
-}
+# shellcheck disable=SC2016 # the hook's $1 is mmdebstrap's
+chroot_make apt-repo "mmdebstrap makes a bookworm chroot with hello" "$D/chroot" --include=hello \
+	--customize-hook='mkdir -p "$1/srv/orig" && chroot "$1" sh -c "cd /srv/orig && apt-get download -q hello tree"'
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
 	-keyout "$D/release.key" -out "$D/release.pem" -subj "/O=elfsig tests/CN=apt release" \
 	-addext keyUsage=digitalSignature -days 30 2>/dev/null
