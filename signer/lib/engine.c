@@ -81,7 +81,10 @@ int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
 		ERR_clear_error();
 		return -ENOPKG;
 	}
-	/* libp11 prints its own failures on stderr unless told not to. */
+	/*
+	 * libp11 prints its own failures on stderr unless told not to. A
+	 * pin-value in the URI takes precedence over the PIN set here.
+	 */
 	if (!ENGINE_ctrl_cmd_string(e, "QUIET", NULL, 1) ||
 	    (pin && !ENGINE_ctrl_cmd_string(e, "PIN", pin, 0)) ||
 	    !ENGINE_init(e)) {

@@ -86,6 +86,52 @@ echo "$PIN" > "$D/pinfile"
 	"$SIGNELF" verify -q -c "$D/rsa.pem" "$D/out" &&
 	t_pass "the PIN from --key-pass file:" || t_fail "the PIN from --key-pass file:" "$(cat "$D/err")"
 
+# pin-value in the URI comes first, then --key-pass/ELFSIG_KEY_PASS.
+rm -f "$D/out"
+ELFSIG_KEY_PASS=pass:1111 "$SIGNELF" sign -k "$(uri p256 $PIN)" -c "$D/p256.pem" -o "$D/out" "$bin" 2>"$D/err" &&
+	"$SIGNELF" verify -q -c "$D/p256.pem" "$D/out" &&
+	t_pass "pin-value in the URI before ELFSIG_KEY_PASS" ||
+	t_fail "pin-value in the URI before ELFSIG_KEY_PASS" "$(cat "$D/err")"
+
+# On a terminal, without a PIN given: the prompt (a pseudo-terminal
+# answers it once it shows).
+on_tty() { # PIN CMD...: run CMD on a pty, answer its PIN prompt; its exit
+	python3 - "$@" <<'EOP'
+import os, pty, sys, time
+pin, cmd = sys.argv[1].encode(), sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(cmd[0], cmd)
+out, deadline, sent = b"", time.time() + 30, False
+while time.time() < deadline:
+    try:
+        chunk = os.read(fd, 1024)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+    if not sent and b"PIN" in out:
+        time.sleep(0.2)
+        os.write(fd, pin + b"\n")
+        sent = True
+_, status = os.waitpid(pid, 0)
+sys.stderr.write(out.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(status) if sent else 99)
+EOP
+}
+rm -f "$D/out"
+on_tty "$PIN" "$SIGNELF" sign -k "$(uri p256)" -c "$D/p256.pem" -o "$D/out" "$bin" 2>"$D/err" &&
+	"$SIGNELF" verify -q -c "$D/p256.pem" "$D/out" &&
+	t_pass "the PIN from the prompt on a terminal" ||
+	t_fail "the PIN from the prompt on a terminal" "$(tr '\r\n' '||' < "$D/err")"
+rm -f "$D/out"
+on_tty 1111 "$SIGNELF" sign -k "$(uri p256)" -c "$D/p256.pem" -o "$D/out" "$bin" 2>"$D/err"
+rc=$?
+[ $rc != 0 ] && [ $rc != 99 ] && grep -q "wrong PIN" "$D/err" && [ ! -e "$D/out" ] &&
+	t_pass "a wrong PIN at the prompt: refused, nothing written" ||
+	t_fail "a wrong PIN at the prompt: refused, nothing written" "rc=$rc $(tr '\r\n' '||' < "$D/err")"
+
 # A tree, one token login for all of it.
 mkdir -p "$D/tree/bin"
 cp "$bin" "$D/tree/bin/a"; cp "$FIX/bin/musl-static" "$D/tree/bin/b"
