@@ -66,7 +66,7 @@ static bool p11_is(const struct p11_reason *r, const char *lib, int reason)
 }
 
 int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
-		       struct ui_method_st *ui, void *ui_data, bool *pin_asked,
+		       struct ui_method_st *ui, void *ui_data, const bool *pin_asked,
 		       struct evp_pkey_st **pkey, struct engine_st **engine)
 {
 	struct p11_reason why;
@@ -136,7 +136,7 @@ void elfsig_engine_release(struct engine_st *engine)
 #else	/* no ENGINE API in this OpenSSL */
 
 int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
-		       struct ui_method_st *ui, void *ui_data, bool *pin_asked,
+		       struct ui_method_st *ui, void *ui_data, const bool *pin_asked,
 		       struct evp_pkey_st **pkey, struct engine_st **engine)
 {
 	*pkey = NULL;

@@ -135,7 +135,7 @@ struct engine_st;
  * such engine is installed, or another negative errno with one message.
  */
 int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
-		       struct ui_method_st *ui, void *ui_data, bool *pin_asked,
+		       struct ui_method_st *ui, void *ui_data, const bool *pin_asked,
 		       struct evp_pkey_st **pkey,
 		       struct engine_st **engine) ELFSIG_INTERNAL;
 void elfsig_engine_release(struct engine_st *engine) ELFSIG_INTERNAL;
