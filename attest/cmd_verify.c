@@ -10,14 +10,15 @@
 
 static const char usage[] =
 	"verify --ak-pub FILE --msg FILE --sig FILE --nonce HEX --log FILE\n"
-	"       [--pcr 13] [--allow FILE] [--require-mode MODE] [--json]";
+	"       [--pcr 13] [--pcr-values FILE] [--allow FILE]\n"
+	"       [--require-mode MODE] [--json]";
 
 struct inputs {
-	uint8_t *msg, *sig, *key, *log, *allow;
-	size_t mlen, slen, klen, llen, alen;
+	uint8_t *msg, *sig, *key, *log, *allow, *values;
+	size_t mlen, slen, klen, llen, alen, vlen;
 };
 
-static int read_inputs(const char *const path[5], struct inputs *in)
+static int read_inputs(const char *const path[6], struct inputs *in)
 {
 	int ret;
 
@@ -33,6 +34,9 @@ static int read_inputs(const char *const path[5], struct inputs *in)
 	if (!ret && path[4])
 		ret = read_input(path[4], ATTEST_MAX_ALLOW_FILE, &in->allow,
 				 &in->alen);
+	if (!ret && path[5])
+		ret = read_input(path[5], ATTEST_MAX_VALUES_FILE, &in->values,
+				 &in->vlen);
 	return ret;
 }
 
@@ -46,6 +50,7 @@ int cmd_verify(int argc, char **argv)
 		{ "log", required_argument, NULL, 'l' },
 		{ "pcr", required_argument, NULL, 'p' },
 		{ "allow", required_argument, NULL, 'a' },
+		{ "pcr-values", required_argument, NULL, 'v' },
 		{ "require-mode", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -53,15 +58,16 @@ int cmd_verify(int argc, char **argv)
 	};
 	struct attest_opts a = ATTEST_OPTS_INIT(NULL);
 	struct common_getopt g = ATTEST_GETOPT(usage, longopts, &a);
-	/* message, signature, key, log, allow list */
-	const char *path[5] = { NULL, NULL, NULL, NULL, NULL };
+	/* message, signature, key, log, allow list, PCR values */
+	const char *path[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
 	struct attest_allow allow = { 0 };
 	struct attest_summary sum = { 0 };
 	struct inputs in = { 0 };
-	struct attest_quote q;
+	struct attest_quote q = { 0 };
 	uint8_t value[ATTEST_SHA256_LEN];
 	bool json = false;
 	int opt, ret, min_mode = -1;
+	int status = -1;	/* an exit status already */
 
 	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
@@ -79,6 +85,9 @@ int cmd_verify(int argc, char **argv)
 			break;
 		case 'a':
 			path[4] = optarg;
+			break;
+		case 'v':
+			path[5] = optarg;
 			break;
 		case 'j':
 			json = true;
@@ -107,6 +116,17 @@ int cmd_verify(int argc, char **argv)
 					  in.key, in.klen, names, a.nonce, a.nlen,
 					  a.pcr, &q);
 	}
+	if (!ret && path[5])
+		ret = attest_quote_values(&q, in.values, in.vlen, path[5]);
+	if (!ret && q.npcrs > 1 && !path[5]) {
+		char list[128];
+
+		attest_quote_pcr_list(&q, list, sizeof(list));
+		err_msg("%s: the quote covers %s: give their values with --pcr-values (tpm2_quote -o FILE -F values)",
+			path[0], list);
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (!ret)
 		ret = attest_log_check(in.log, in.llen, path[3], a.pcr, &q, value,
 				       &sum);
@@ -118,11 +138,13 @@ int cmd_verify(int argc, char **argv)
 			      ret, json);
 		attest_summary_free(&sum);
 	}
+out:
 	attest_allow_free(&allow);
+	free(in.values);
 	free(in.msg);
 	free(in.sig);
 	free(in.key);
 	free(in.log);
 	free(in.allow);
-	return attest_exit_code(ret);
+	return status >= 0 ? status : attest_exit_code(ret);
 }

@@ -40,6 +40,10 @@ ASAN_SUITES  += $(PACKAGING_SUITES)
 # make check only, not the host tier, not ASan (it builds its own).
 CHECK_SUITES   += tests/packaging/packages.sh
 NOT_HOST_SUITES += tests/packaging/packages.sh
+# Signed packages from a local apt repository into a bookworm chroot
+# (~70 s, the Debian archive): make check only, like packages.sh.
+CHECK_SUITES   += tests/packaging/apt-repo.sh
+NOT_HOST_SUITES += tests/packaging/apt-repo.sh
 
 # The Debian packages, into build/deb/ (packaging/make-deb.sh).
 .PHONY: deb

@@ -19,7 +19,7 @@ static const char usage[] =
 "\n"
 "  -k, --key KEY         private key: a PEM/DER file, a TPM key\n"
 "                        (handle:0x81000001 or a TSS2 PRIVATE KEY file),\n"
-"                        or any OSSL_STORE name such as a pkcs11: URI\n"
+"                        a pkcs11: URI, or any other OSSL_STORE name\n"
 "  -c, --cert CERT       the key's X.509 certificate (PEM or DER)\n"
 "  -a, --hash HASH       sha256 (default), sha384 or sha512\n"
 "  -o, --output OUT      write the signed file to OUT (one FILE only)\n"

@@ -35,6 +35,8 @@
 #define ATTEST_MAX_QUOTE_FILE	4096		/* TPMS_ATTEST, TPMT_SIGNATURE */
 #define ATTEST_MAX_KEY_FILE	16384		/* the AK's PEM */
 #define ATTEST_MAX_NONCE	64		/* TPM2B_DATA */
+#define ATTEST_MAX_PCRS	24		/* a PC client TPM's PCRs */
+#define ATTEST_MAX_VALUES_FILE	8192		/* --pcr-values */
 #define ATTEST_DEFAULT_PCR	13
 #define ATTEST_SHA1_LEN		20
 #define ATTEST_SHA256_LEN	32
@@ -202,8 +204,14 @@ int attest_verdict(const struct attest_summary *s,
 
 /* What a verified quote says besides the PCR digest. */
 struct attest_quote {
-	uint32_t pcr;
+	uint32_t pcr;			/* the measurement PCR among them */
 	uint8_t pcr_digest[ATTEST_SHA256_LEN];
+	/* The quoted sha256 PCRs, ascending (the digest's order), and
+	 * their values once attest_quote_values() checked them. */
+	unsigned int npcrs;
+	uint8_t pcrs[ATTEST_MAX_PCRS];
+	uint8_t values[ATTEST_MAX_PCRS][ATTEST_SHA256_LEN];
+	bool have_values;
 	const char *sig_alg;		/* "ECDSA" or "RSASSA" */
 	uint64_t clock;			/* ms the TPM has run */
 	/* resetCount, restartCount and firmwareVersion are left out: the
@@ -222,12 +230,16 @@ struct attest_quote {
  * @names:   the three file names (message, signature, key), for messages
  * @nonce:   the nonce the verifier gave
  * @nlen:    its length
- * @pcr:     the PCR the quote must cover, alone, in the sha256 bank
+ * @pcr:     the PCR the quote must cover, in the sha256 bank
  * @out:     out, what the quote says
  *
  * The signature (ECDSA or RSASSA, SHA-256) must verify with the key over
  * the message; the message must be a TPM-generated quote whose qualifying
- * data is @nonce and whose selection is exactly sha256:@pcr.
+ * data is @nonce and whose selection is PCRs of the sha256 bank alone,
+ * @pcr among them (a boot quote of sha256:0,7,13 serves the boot chain's
+ * check and the .elfsig log's replay at once). With more PCRs than @pcr,
+ * attest_quote_values() must give their values before the replay can
+ * match.
  * Return: 0, -EBADMSG when a file cannot be parsed, -EKEYREJECTED when
  * the quote is not valid.
  */
@@ -235,6 +247,31 @@ int attest_quote_verify(const uint8_t *msg, size_t mlen, const uint8_t *sig,
 			size_t slen, const uint8_t *pem, size_t pemlen,
 			const char *const names[3], const uint8_t *nonce,
 			size_t nlen, unsigned int pcr, struct attest_quote *out);
+
+/**
+ * attest_quote_values() - the values of the quoted PCRs
+ * @q:    a verified quote; its values are filled in
+ * @buf:  the file: what `tpm2_quote -o FILE -F values` writes (32 bytes a
+ *        PCR, in the quote's order), or "sha256:N=HEX" lines, one a
+ *        quoted PCR (`elfsig-tpm pcrread`)
+ * @len:  its length
+ * @what: its name, for messages
+ *
+ * The values must hash to the quote's PCR digest: they are then as much
+ * evidence as the quote.
+ * Return: 0, -EBADMSG when @buf is malformed, -EKEYREJECTED when the
+ * values are not the quoted ones.
+ */
+int attest_quote_values(struct attest_quote *q, const uint8_t *buf,
+			size_t len, const char *what);
+
+/**
+ * attest_quote_pcr_list() - the quoted PCRs as "sha256:0,7,13"
+ * @q:   the quote
+ * @out: where
+ * @n:   its size
+ */
+void attest_quote_pcr_list(const struct attest_quote *q, char *out, size_t n);
 
 /**
  * attest_quote_matches() - does the replayed PCR value give the quoted

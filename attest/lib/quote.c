@@ -103,47 +103,80 @@ static int check_signature(const TPMT_SIGNATURE *ts, EVP_PKEY *pkey,
 	return 0;
 }
 
-/* The selection must be exactly sha256:@pcr. */
+/* "sha256:0,7,13" or "sha256:14+sha1:13" ("none"): what @sel selects. */
+static void selection_text(const TPML_PCR_SELECTION *sel, char *got, size_t size)
+{
+	size_t n = 0;
+	unsigned int i, k;
+	char bank[8];
+
+	got[0] = '\0';
+	for (k = 0; k < sel->count && k < TPM2_NUM_PCR_BANKS &&
+		    n < size - 40; k++) {
+		const TPMS_PCR_SELECTION *b = &sel->pcrSelections[k];
+		const char *alg = elfsig_tpm_bank_name(b->hash);
+		unsigned int bits = b->sizeofSelect <= sizeof(b->pcrSelect) ?
+				    b->sizeofSelect * 8u : 0;
+		const char *sep = ":";
+
+		snprintf(bank, sizeof(bank), "0x%04x", b->hash);
+		n += snprintf(got + n, size - n, "%s%s", k ? "+" : "",
+			      alg ? alg : bank);
+		for (i = 0; i < bits && n < size - 8; i++) {
+			if (!(b->pcrSelect[i / 8] & (1u << (i % 8))))
+				continue;
+			n += snprintf(got + n, size - n, "%s%u", sep, i);
+			sep = ",";
+		}
+	}
+	if (!n)
+		snprintf(got, size, "none");
+}
+
+/*
+ * The selection must be PCRs of the sha256 bank alone, @pcr among them;
+ * note them in @q in the order the PCR digest takes them (ascending).
+ */
 static int check_selection(const TPML_PCR_SELECTION *sel, unsigned int pcr,
-			   const char *name)
+			   const char *name, struct attest_quote *q)
 {
 	const TPMS_PCR_SELECTION *s = &sel->pcrSelections[0];
 	bool ok = sel->count == 1 && s->hash == TPM2_ALG_SHA256 &&
 		  s->sizeofSelect <= sizeof(s->pcrSelect) &&
-		  s->sizeofSelect * 8u > pcr;
+		  s->sizeofSelect * 8u > pcr &&
+		  (s->pcrSelect[pcr / 8] & (1u << (pcr % 8)));
 	unsigned int i;
 
-	for (i = 0; ok && i < s->sizeofSelect * 8u; i++)
-		ok = !!(s->pcrSelect[i / 8] & (1u << (i % 8))) == (i == pcr);
-	if (!ok) {
-		char got[160] = "", bank[8];
-		size_t n = 0;
-		unsigned int k;
-
-		for (k = 0; k < sel->count && k < TPM2_NUM_PCR_BANKS &&
-			    n < sizeof(got) - 40; k++) {
-			const TPMS_PCR_SELECTION *b = &sel->pcrSelections[k];
-			const char *alg = elfsig_tpm_bank_name(b->hash);
-			unsigned int bits = b->sizeofSelect <= sizeof(b->pcrSelect) ?
-					    b->sizeofSelect * 8u : 0;
-			const char *sep = ":";
-
-			snprintf(bank, sizeof(bank), "0x%04x", b->hash);
-			n += snprintf(got + n, sizeof(got) - n, "%s%s",
-				      k ? "+" : "", alg ? alg : bank);
-			for (i = 0; i < bits && n < sizeof(got) - 8; i++) {
-				if (!(b->pcrSelect[i / 8] & (1u << (i % 8))))
-					continue;
-				n += snprintf(got + n, sizeof(got) - n, "%s%u",
-					      sep, i);
-				sep = ",";
-			}
+	q->npcrs = 0;
+	for (i = 0; ok && i < s->sizeofSelect * 8u; i++) {
+		if (!(s->pcrSelect[i / 8] & (1u << (i % 8))))
+			continue;
+		if (i >= ATTEST_MAX_PCRS) {
+			ok = false;
+			break;
 		}
-		kl_err("%s: the quote covers PCRs %s and not sha256:%u alone",
-		       name, n ? got : "none", pcr);
+		q->pcrs[q->npcrs++] = (uint8_t)i;
+	}
+	if (!ok) {
+		char got[160];
+
+		selection_text(sel, got, sizeof(got));
+		kl_err("%s: the quote covers PCRs %s, not PCR %u with only sha256 PCRs beside it",
+		       name, got, pcr);
 		return -EKEYREJECTED;
 	}
 	return 0;
+}
+
+void attest_quote_pcr_list(const struct attest_quote *q, char *out, size_t n)
+{
+	size_t len;
+	unsigned int i;
+
+	len = (size_t)snprintf(out, n, "sha256:");
+	for (i = 0; i < q->npcrs && len < n; i++)
+		len += (size_t)snprintf(out + len, n - len, "%s%u", i ? "," : "",
+					q->pcrs[i]);
 }
 
 int attest_quote_verify(const uint8_t *msg, size_t mlen, const uint8_t *sig,
@@ -194,7 +227,7 @@ int attest_quote_verify(const uint8_t *msg, size_t mlen, const uint8_t *sig,
 		       names[MSG]);
 		return -EKEYREJECTED;
 	}
-	ret = check_selection(&a.attested.quote.pcrSelect, pcr, names[MSG]);
+	ret = check_selection(&a.attested.quote.pcrSelect, pcr, names[MSG], out);
 	if (ret)
 		return ret;
 	if (a.attested.quote.pcrDigest.size != ATTEST_SHA256_LEN) {
@@ -209,15 +242,107 @@ int attest_quote_verify(const uint8_t *msg, size_t mlen, const uint8_t *sig,
 	return 0;
 }
 
+/* SHA-256 over the quoted PCRs' values, @pcr's being @value. */
+static void pcr_digest(const struct attest_quote *q,
+		       const uint8_t value[ATTEST_SHA256_LEN],
+		       uint8_t d[ATTEST_SHA256_LEN])
+{
+	uint8_t all[ATTEST_MAX_PCRS * ATTEST_SHA256_LEN];
+	unsigned int i;
+
+	for (i = 0; i < q->npcrs; i++)
+		memcpy(all + i * ATTEST_SHA256_LEN,
+		       q->pcrs[i] == q->pcr ? value : q->values[i],
+		       ATTEST_SHA256_LEN);
+	kl_sha256(all, q->npcrs * ATTEST_SHA256_LEN, d);
+}
+
+/* One "sha256:N=HEX" line of @what for quoted PCR @i into @v. */
+static int value_line(const struct attest_quote *q, const char *line,
+		      size_t len, unsigned int i, uint8_t *v,
+		      const char *what)
+{
+	char want[16];
+	int n;
+
+	n = snprintf(want, sizeof(want), "sha256:%u=", q->pcrs[i]);
+	if (len != (size_t)n + 2 * ATTEST_SHA256_LEN ||
+	    memcmp(line, want, (size_t)n) ||
+	    common_unhex(line + n, 2 * ATTEST_SHA256_LEN, v, ATTEST_SHA256_LEN)) {
+		kl_err("%s: line %u: expected %s<64 hex digits> (the quote's PCRs in order)",
+		       what, i + 1, want);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+int attest_quote_values(struct attest_quote *q, const uint8_t *buf,
+			size_t len, const char *what)
+{
+	size_t want = q->npcrs * ATTEST_SHA256_LEN;
+	uint8_t d[ATTEST_SHA256_LEN];
+	char list[128];
+	unsigned int i;
+	int ret;
+
+	attest_quote_pcr_list(q, list, sizeof(list));
+	if (len >= 7 && memcmp(buf, "sha256:", 7) == 0) {
+		const char *p = (const char *)buf, *end = p + len;
+
+		for (i = 0; i < q->npcrs; i++) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+			if (p >= end) {
+				kl_err("%s: %u values, the quote covers %s",
+				       what, i, list);
+				return -EBADMSG;
+			}
+			ret = value_line(q, p, l, i, q->values[i], what);
+			if (ret)
+				return ret;
+			p += l + (nl != NULL);
+		}
+		if (p != end) {
+			kl_err("%s: more values than the quote's PCRs %s", what,
+			       list);
+			return -EBADMSG;
+		}
+	} else if (len == want) {
+		for (i = 0; i < q->npcrs; i++)
+			memcpy(q->values[i], buf + i * ATTEST_SHA256_LEN,
+			       ATTEST_SHA256_LEN);
+	} else {
+		kl_err("%s: neither %zu bytes (the values of %s, as tpm2_quote -F values writes them) nor sha256:N=HEX lines",
+		       what, want, list);
+		return -EBADMSG;
+	}
+	for (i = 0; i < q->npcrs && q->pcrs[i] != q->pcr; i++)
+		;
+	if (i == q->npcrs)	/* attest_quote_verify() made sure it is there */
+		return -EINVAL;
+	pcr_digest(q, q->values[i], d);
+	if (CRYPTO_memcmp(d, q->pcr_digest, sizeof(d))) {
+		kl_err("%s: these values of %s are not the quoted ones (their digest is not the quote's PCR digest)",
+		       what, list);
+		return -EKEYREJECTED;
+	}
+	q->have_values = true;
+	return 0;
+}
+
 int attest_quote_matches(const struct attest_quote *q,
 			 const uint8_t value[ATTEST_SHA256_LEN],
 			 const char *what)
 {
 	uint8_t d[ATTEST_SHA256_LEN];
 
-	/* The quote's pcrDigest: the AK scheme's hash (SHA-256) over the
-	 * selected PCR values in index order; here the one value. */
-	kl_sha256(value, ATTEST_SHA256_LEN, d);
+	/*
+	 * The quote's pcrDigest: the AK scheme's hash (SHA-256) over the
+	 * selected PCR values in index order, the replayed value in @pcr's
+	 * place (the others are the checked --pcr-values).
+	 */
+	pcr_digest(q, value, d);
 	if (CRYPTO_memcmp(d, q->pcr_digest, sizeof(d))) {
 		kl_err("%s: the log does not replay to the quoted PCR %u (records missing, added, reordered or changed, or PCR %u extended by someone else)",
 		       what, q->pcr, q->pcr);

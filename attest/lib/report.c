@@ -181,9 +181,23 @@ static void report_json(FILE *f, const struct attest_summary *s,
 	fprintf(f, "{\"verdict\":\"%s\",\"verified\":%s,\"pcr\":%u,\"bank\":\"sha256\",\"pcr_value\":\"%s\",\"records\":%zu,",
 		verdict_name(result, q), q ? "true" : "false", s->pcr, value,
 		s->records);
-	if (q)
-		fprintf(f, "\"quote\":{\"signature\":\"%s\",\"clock_ms\":%llu},",
+	if (q) {
+		unsigned int k;
+
+		fprintf(f, "\"quote\":{\"signature\":\"%s\",\"clock_ms\":%llu,\"pcrs\":{",
 			q->sig_alg, (unsigned long long)q->clock);
+		/* Every quoted PCR; the others' values when they were given. */
+		for (k = 0; k < q->npcrs; k++) {
+			fprintf(f, "%s\"%u\":", k ? "," : "", q->pcrs[k]);
+			if (q->pcrs[k] == q->pcr) {
+				fprintf(f, "\"%s\"", value);
+			} else {
+				fp_hex(q->values[k], hex);
+				fprintf(f, "\"%s\"", hex);
+			}
+		}
+		fputs("}},", f);
+	}
 	fputs("\"keys\":[", f);
 	for (i = 0; i < s->nkeys; i++) {
 		fp_hex(s->keys[i].fp, hex);
@@ -254,9 +268,20 @@ void attest_report(FILE *f, const struct attest_summary *s,
 		report_json(f, s, q, pcr, allow, result);
 		return;
 	}
-	if (q)
-		fprintf(f, "quote: valid %s signature over sha256:%u, nonce matches; TPM clock %llu ms\n",
-			q->sig_alg, s->pcr, (unsigned long long)q->clock);
+	if (q) {
+		char list[128];
+		unsigned int k;
+
+		attest_quote_pcr_list(q, list, sizeof(list));
+		fprintf(f, "quote: valid %s signature over %s, nonce matches; TPM clock %llu ms\n",
+			q->sig_alg, list, (unsigned long long)q->clock);
+		for (k = 0; k < q->npcrs; k++) {
+			if (q->pcrs[k] == q->pcr)
+				continue;
+			fp_hex(q->values[k], hex);
+			fprintf(f, "pcr: sha256:%u %s (quoted)\n", q->pcrs[k], hex);
+		}
+	}
 	fprintf(f, "log: %zu records replay to PCR %u sha256 %s%s\n",
 		s->records, s->pcr, pcr,
 		q ? " (the quoted value)" : " (not verified: no quote)");

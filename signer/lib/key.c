@@ -6,7 +6,8 @@
  * PEM/DER file, a TPM-resident key (the tpm2 provider's "handle:0x81..." or
  * a "TSS2 PRIVATE KEY" file) and a PKCS#11 URI are all just key names.
  * signelf signs ELF files with it (sign.c), elfsig-enroll signs enrolment
- * policies and PCR policies with an enrolment authority key.
+ * policies and PCR policies with an enrolment authority key. Where no
+ * provider serves PKCS#11 URIs, libp11's engine does (engine.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +37,9 @@ struct elfsig_key {
 	OSSL_PROVIDER *prov[MAX_PROVIDERS];
 	int nprov;
 	char *tss_log;		/* where tpm2-tss logs while we run, or NULL */
-	char *name;		/* the key's name, for messages */
+	char *name;		/* the key's name, for messages (no PIN) */
+	struct engine_st *engine;	/* libp11's, for a PKCS#11 key, or NULL */
+	bool use_engine;	/* no provider serves its pkcs11: URI */
 	bool pass_asked;	/* its store asked for a password */
 	bool pass_given;	/* --key-pass or ELFSIG_KEY_PASS gave one */
 	/* A "TSS2 PRIVATE KEY" PEM file: what it says, for messages. */
@@ -209,9 +212,14 @@ static int setup_providers(struct elfsig_key *s,
 		}
 		s->prov[s->nprov++] = p_tpm;
 	} else if (strncmp(o->key, "pkcs11:", 7) == 0) {
-		ret = load_provider(s, "pkcs11");
-		if (ret)
-			return ret;
+		/* A PKCS#11 provider if there is one, else libp11's engine. */
+		OSSL_PROVIDER *p11 = OSSL_PROVIDER_load(NULL, "pkcs11");
+
+		ERR_clear_error();
+		if (p11)
+			s->prov[s->nprov++] = p11;
+		else
+			s->use_engine = true;
 	}
 	for (p = o->providers; p && *p; p++) {
 		ret = load_provider(s, *p);
@@ -336,6 +344,49 @@ static int key_pass_cb(char *buf, int size, int rwflag, void *u)
 	return (int)n;
 }
 
+/*
+ * @key with the value of its "pin-value" attribute, if any, replaced by
+ * "***": a PKCS#11 URI may carry its PIN, which no message may show.
+ */
+static char *shown_name(const char *key)
+{
+	static const char attr[] = "pin-value=";
+	const char *p = key, *v;
+	char *name, *q;
+
+	if (strncmp(key, "pkcs11:", 7) != 0)
+		return strdup(key);
+	/* At worst every attribute is an empty "pin-value=": room for that. */
+	name = malloc(strlen(key) * 2 + 4);
+	if (!name)
+		return NULL;
+	q = name;
+	while ((v = strstr(p, attr)) != NULL) {
+		v += sizeof(attr) - 1;
+		memcpy(q, p, (size_t)(v - p));
+		q += v - p;
+		memcpy(q, "***", 3);
+		q += 3;
+		p = v + strcspn(v, ";?&");
+	}
+	strcpy(q, p);
+	return name;
+}
+
+/* The PKCS#11 key @key through libp11's engine. */
+static int load_engine_key(struct elfsig_key *s, const char *key,
+			   const char *pass, UI_METHOD *ui, struct key_pass *kp)
+{
+	int ret;
+
+	ret = elfsig_engine_load(key, s->name, pass, ui ? ui : UI_OpenSSL(),
+				 kp, &kp->asked, &s->pkey, &s->engine);
+	if (ret == -ENOPKG)
+		elfsig_err("%s: no OpenSSL provider or engine here serves PKCS#11 URIs: install libp11's engine (Debian package libengine-pkcs11-openssl) or a PKCS#11 provider (pkcs11-provider)",
+			   s->name);
+	return ret;
+}
+
 static int load_key(struct elfsig_key *s, const char *key, const char *pass)
 {
 	struct key_pass kp = { pass, false };
@@ -356,6 +407,11 @@ static int load_key(struct elfsig_key *s, const char *key, const char *pass)
 		ui = UI_UTIL_wrap_read_pem_callback(key_pass_cb, 0);
 		if (!ui)
 			return -ENOMEM;
+	}
+	if (s->use_engine) {
+		ret = load_engine_key(s, key, pass, ui, &kp);
+		UI_destroy_method(ui);
+		return ret;
 	}
 	st = OSSL_STORE_open_ex(key, NULL, NULL, ui ? ui : UI_get_default_method(),
 				&kp, NULL, NULL, NULL);
@@ -390,24 +446,24 @@ static int load_key(struct elfsig_key *s, const char *key, const char *pass)
 		/* The TPM error says a handle is not loaded; say which. */
 		ERR_clear_error();
 		elfsig_err("%s: cannot load the private key: its parent is the transient handle 0x%08llx, which no longer exists (encode the key under the owner hierarchy 0x40000001 or a persistent parent 0x81...)",
-			   key, (unsigned long long)s->parent);
+			   s->name, (unsigned long long)s->parent);
 		return -ENOKEY;
 	}
 	if (kp.asked && !pass) {
 		ERR_clear_error();
 		elfsig_err("%s: the key needs a password (give it with --key-pass or ELFSIG_KEY_PASS)",
-			   key);
+			   s->name);
 		return -EACCES;
 	}
 	tss_log_reason(s, reason, sizeof(reason));
 	if (reason[0]) {
 		ERR_clear_error();
-		elfsig_err("%s: cannot load the private key: %s", key, reason);
+		elfsig_err("%s: cannot load the private key: %s", s->name, reason);
 	} else if (kp.asked) {
-		elfsig_err_ssl("%s: cannot load the private key (wrong password?)", key);
+		elfsig_err_ssl("%s: cannot load the private key (wrong password?)", s->name);
 	} else {
 		elfsig_err_ssl(st ? "%s: no private key found" :
-			       "%s: cannot open the private key", key);
+			       "%s: cannot open the private key", s->name);
 	}
 	return -ENOKEY;
 }
@@ -425,7 +481,7 @@ int elfsig_key_load(const struct elfsig_key_opts *o, struct elfsig_key **out)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->name = strdup(o->key);
+	s->name = shown_name(o->key);
 	if (!s->name) {
 		free(s);
 		return -ENOMEM;
@@ -434,7 +490,7 @@ int elfsig_key_load(const struct elfsig_key_opts *o, struct elfsig_key **out)
 	if (!ret)
 		ret = load_key(s, o->key, o->key_pass);
 	if (!ret)
-		ret = elfsig_key_check(s->pkey, o->key);
+		ret = elfsig_key_check(s->pkey, s->name);
 	if (ret) {
 		elfsig_key_free(s);
 		return ret;
@@ -449,7 +505,8 @@ void elfsig_key_free(struct elfsig_key *s)
 
 	if (!s)
 		return;
-	EVP_PKEY_free(s->pkey);	/* before its provider goes */
+	EVP_PKEY_free(s->pkey);	/* before its provider or engine goes */
+	elfsig_engine_release(s->engine);
 	tss_log_stop(s);
 	for (i = s->nprov - 1; i >= 0; i--)
 		OSSL_PROVIDER_unload(s->prov[i]);
@@ -460,6 +517,11 @@ void elfsig_key_free(struct elfsig_key *s)
 EVP_PKEY *elfsig_key_pkey(const struct elfsig_key *s)
 {
 	return s->pkey;
+}
+
+const char *elfsig_key_name(const struct elfsig_key *s)
+{
+	return s->name;
 }
 
 /*

@@ -124,8 +124,25 @@ struct x509_st;
 /* elfsig_key_check() of @cert's key, which must also name its curve by
  * OID, as the kernel's certificate parser requires. */
 int elfsig_cert_check(struct x509_st *cert, const char *name) ELFSIG_INTERNAL;
+struct ui_method_st;
+struct engine_st;
+/*
+ * engine.c: load the private key of the PKCS#11 URI @uri through libp11's
+ * engine ("pkcs11"); @shown names it in messages (no PIN in it), @pin is
+ * the PIN given, or NULL (then pin-value in @uri, or @ui with @ui_data,
+ * which sets *@pin_asked when it is asked). Return: 0 with *@pkey and
+ * *@engine (for elfsig_engine_release()), -ENOPKG (no message) when no
+ * such engine is installed, or another negative errno with one message.
+ */
+int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
+		       struct ui_method_st *ui, void *ui_data, const bool *pin_asked,
+		       struct evp_pkey_st **pkey,
+		       struct engine_st **engine) ELFSIG_INTERNAL;
+void elfsig_engine_release(struct engine_st *engine) ELFSIG_INTERNAL;
 /* key.c: the loaded key, for CMS and certificate checks. */
 struct evp_pkey_st *elfsig_key_pkey(const struct elfsig_key *key) ELFSIG_INTERNAL;
+/* key.c: the key's name for messages (a PKCS#11 URI's PIN hidden). */
+const char *elfsig_key_name(const struct elfsig_key *key) ELFSIG_INTERNAL;
 /* The SignerInfo's signature algorithm (OID and parameters, DER content)
  * and value: 0, -EKEYREJECTED outside the table, -EBADMSG if malformed. */
 int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,

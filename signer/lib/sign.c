@@ -97,7 +97,7 @@ int elfsig_signer_load(const struct elfsig_signer_opts *o,
 		goto fail;
 	if (X509_check_private_key(s->cert, elfsig_key_pkey(s->key)) != 1) {
 		elfsig_err_ssl("%s: the key does not match the certificate %s",
-			       o->key, o->cert);
+			       elfsig_key_name(s->key), o->cert);
 		ret = -EKEYREJECTED;
 		goto fail;
 	}

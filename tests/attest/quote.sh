@@ -146,6 +146,12 @@ evmctl ima_measurement --pcrs sha1,"$D/pcrs-sha1" --pcrs sha256,"$D/pcrs-sha256"
 	"$D/swapped.log" >/dev/null 2>&1 && t_fail evmctl-refuses-reordered ||
 	t_pass evmctl-refuses-reordered
 
+# flip IN OUT OFFSET: IN with one bit of the byte at OFFSET flipped
+flip() {
+	python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read())
+o = int(sys.argv[3]) % len(b); b[o] ^= 1; open(sys.argv[2], "wb").write(b)' "$@"
+}
+
 # forged logs, against the genuine quote
 forged() {	# NAME RC PATTERN LOG
 	expect "$1" "$2" "$3" "$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/q.msg" \
@@ -192,16 +198,70 @@ expect wrong-ak-type 6 "*q.sig: signature algorithm 0x0018 does not go with the 
 		--log "$D/kernel.log" --json | grep -q '"verdict":"trusted".*"signature":"RSASSA"' &&
 	t_pass rsa-ak-quote-verifies || t_fail rsa-ak-quote-verifies
 "$ATTEST" quote --ak-handle $AK --nonce "$N" --pcr 14 --msg "$D/p.msg" --sig "$D/p.sig"
-expect quote-of-another-pcr 6 "*p.msg: the quote covers PCRs sha256:14 and not sha256:13 alone" \
+expect quote-of-another-pcr 6 "*p.msg: the quote covers PCRs sha256:14, not PCR 13 with only sha256 PCRs beside it" \
 	"$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/p.msg" --sig "$D/p.sig" --nonce "$N" --log "$D/kernel.log"
-tpm2_quote -Q -c $AK -l sha256:13,14 -q "$N" -m "$D/p2.msg" -s "$D/p2.sig" -g sha256
-expect quote-of-two-pcrs 6 "*p2.msg: the quote covers PCRs sha256:13,14 and not sha256:13 alone" \
-	"$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/p2.msg" --sig "$D/p2.sig" --nonce "$N" --log "$D/kernel.log"
-# flip one byte: the last of the signature (S), one in the message
-flip() {	# IN OUT OFFSET
-	python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read())
-o = int(sys.argv[3]) % len(b); b[o] ^= 1; open(sys.argv[2], "wb").write(b)' "$@"
+
+# One boot quote for the boot chain and .elfsig: tpm2_quote of sha256:0,7,13
+# with the PCR values it read (-o -F values), or elfsig-tpm pcrread's lines.
+tpm2_pcrextend "0:sha256=$(printf firmware | sha256sum | cut -c1-64)" &&
+	tpm2_pcrextend "7:sha256=$(printf secureboot | sha256sum | cut -c1-64)" ||
+	t_fail boot-pcrs-extended
+bquote() { # PCRS NAME: a tpm2_quote of PCRS into $D/NAME.{msg,sig,pcrs}
+	tpm2_quote -Q -c $AK -l "$1" -q "$N" -m "$D/$2.msg" -s "$D/$2.sig" \
+		-o "$D/$2.pcrs" -F values -g sha256
 }
+bverify() { # NAME ARGS...: verify the quote NAME against the kernel log
+	local n=$1; shift
+	"$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/$n.msg" --sig "$D/$n.sig" \
+		--nonce "$N" --log "$D/kernel.log" "$@"
+}
+pcr_of() { # I: the TPM's sha256 PCR I, lower-case hex
+	tpm2_pcrread "sha256:$1" | sed -n 's/^ *[0-9]* *: *0x\([0-9A-F]*\)$/\1/p' | tr A-F a-f
+}
+bquote sha256:0,7,13 boot || t_fail boot-quote "tpm2_quote -l sha256:0,7,13 failed"
+bverify boot --pcr-values "$D/boot.pcrs" >"$D/report" 2>"$D/err"; rc=$?
+[ $rc = 0 ] && grep -qxF "verdict: trusted" "$D/report" &&
+	grep -q "^quote: valid ECDSA signature over sha256:0,7,13, nonce matches" "$D/report" &&
+	grep -qxF "pcr: sha256:0 $(pcr_of 0) (quoted)" "$D/report" &&
+	grep -qxF "pcr: sha256:7 $(pcr_of 7) (quoted)" "$D/report" &&
+	grep -q "replay to PCR 13 sha256 $(pcr_of 13) (the quoted value)" "$D/report" &&
+	grep -qxF "lock: locked at record 4, keys=2" "$D/report" &&
+	t_pass "boot quote sha256:0,7,13: replayed to PCR 13, PCRs 0 and 7 reported" ||
+	t_fail "boot quote sha256:0,7,13" "rc=$rc $(cat "$D/err" "$D/report")"
+bverify boot --pcr-values "$D/boot.pcrs" --json >"$D/j" && python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["verdict"] == "trusted", j
+assert j["quote"]["pcrs"] == {"0": sys.argv[2], "7": sys.argv[3], "13": sys.argv[4]}, j
+' "$D/j" "$(pcr_of 0)" "$(pcr_of 7)" "$(pcr_of 13)" && t_pass "boot quote: JSON names every quoted PCR" ||
+	t_fail "boot quote: JSON names every quoted PCR" "$(cat "$D/j")"
+"$TPM_TOOL" pcrread sha256:0,7,13 >"$D/boot.txt" &&
+	bverify boot --pcr-values "$D/boot.txt" >/dev/null 2>"$D/err" &&
+	t_pass "boot quote: values as elfsig-tpm pcrread prints them" ||
+	t_fail "boot quote: values as elfsig-tpm pcrread prints them" "$(cat "$D/err")"
+expect boot-quote-needs-values 2 "elfsig-attest: $D/boot.msg: the quote covers sha256:0,7,13: give their values with --pcr-values*" \
+	bverify boot
+flip "$D/boot.pcrs" "$D/bad.pcrs" 0
+expect boot-quote-forged-pcr0 6 "*bad.pcrs: these values of sha256:0,7,13 are not the quoted ones*" \
+	bverify boot --pcr-values "$D/bad.pcrs"
+# PCR 13's value in the file is the TPM's, so the file cannot vouch for a
+# forged log: the replay still has to give it.
+expect boot-quote-forged-log 7 "$NOREPLAY" "$ATTEST" verify --ak-pub "$D/ak.pem" \
+	--msg "$D/boot.msg" --sig "$D/boot.sig" --nonce "$N" --log "$D/swapped.log" \
+	--pcr-values "$D/boot.pcrs"
+head -c 64 "$D/boot.pcrs" >"$D/short.pcrs"
+expect boot-quote-values-short 5 "*short.pcrs: neither 96 bytes (the values of sha256:0,7,13*" \
+	bverify boot --pcr-values "$D/short.pcrs"
+sed 1d "$D/boot.txt" >"$D/short.txt"
+expect boot-quote-values-other-pcrs 5 "*short.txt: line 1: expected sha256:0=<64 hex digits>*" \
+	bverify boot --pcr-values "$D/short.txt"
+bquote sha256:0,7 b07
+expect boot-quote-without-13 6 "*b07.msg: the quote covers PCRs sha256:0,7, not PCR 13*" \
+	bverify b07 --pcr-values "$D/b07.pcrs"
+bquote sha1:13+sha256:0,13 mixed
+expect boot-quote-two-banks 6 "*mixed.msg: the quote covers PCRs sha1:13+sha256:0,13, not PCR 13*" \
+	bverify mixed --pcr-values "$D/mixed.pcrs"
+# flip one byte: the last of the signature (S), one in the message
 flip "$D/q.sig" "$D/bad.sig" -1
 expect flipped-signature-byte 6 "*bad.sig: the quote's signature does not verify*" \
 	"$ATTEST" verify --ak-pub "$D/ak.pem" --msg "$D/q.msg" --sig "$D/bad.sig" --nonce "$N" --log "$D/kernel.log"
