@@ -62,7 +62,7 @@ python3 -c 'import ssl, sqlite3, ctypes, json; print("py ok")' > /tmp/py 2>&1; r
 python3 -c 'import ctypes; f = ctypes.CFUNCTYPE(ctypes.c_int)(lambda: 7); print(f())' > /tmp/cb 2>&1; r ctypes_callback "\$?"
 r ctypes_callback_error "\$(tail -1 /tmp/cb)"
 perl -MPOSIX -e 'print "perl ok\n"' > /tmp/pl 2>&1; r perl "\$? \$(cat /tmp/pl)"
-apt-get -s install hello > /tmp/apt 2>&1; r apt "\$? \$(grep -c '^Inst hello' /tmp/apt)"
+apt-get -s install tree > /tmp/apt 2>&1; r apt "\$? \$(grep -c '^Inst tree' /tmp/apt)"
 journalctl -b --no-pager -n 5 > /tmp/j 2>&1; r journalctl "\$? \$(wc -l < /tmp/j)"
 systemctl status systemd-journald --no-pager > /dev/null 2>&1; r systemctl "\$?"
 getent passwd root > /dev/null; r nss "\$?"
@@ -85,6 +85,20 @@ elfsig-attest ak --handle 0x81010001 --pub /tmp/ak.pem > /tmp/a 2>&1 &&
 elfsig-attest quote --ak-handle 0x81010001 --nonce $NONCE --msg /tmp/q.msg --sig /tmp/q.sig >> /tmp/a 2>&1
 r quote "\$?"
 cat /sys/kernel/security/elfsig/binary_measurements > /tmp/log.bin
+# An update from the platform's signed repository (build-image made it),
+# as docs/guide.md says: the repository the only source; apt-get upgrade
+# (hello) and install (tree) in require mode; then the same hello
+# unsigned, as Debian ships it, installed with dpkg -i: refused.
+n0=\$(dmesg | grep -c 'elfsig: pid=')
+rm -f /etc/apt/sources.list.d/*
+echo 'deb [signed-by=/etc/apt/keyrings/elfsig-repo.gpg] file:/srv/elfsig-repo ./' > /etc/apt/sources.list
+{ apt-get update -q && apt-get upgrade -y -q && apt-get install -y -q tree; } > /tmp/aptrepo 2>&1
+r aptrepo "\$? \$(dpkg-query -W -f='\${Version}\\n' hello tree | grep -c '+elfsig1\$')"
+r aptrepo_err "\$(grep -E '^(E|W):' /tmp/aptrepo | head -2 | tr '\\n' ' ')"
+r hello "\$(/usr/bin/hello 2>&1) \$(tree -d /srv > /dev/null 2>&1; echo \$?)"
+r aptrefused "\$(( \$(dmesg | grep -c 'elfsig: pid=') - n0 ))"
+dpkg -i /srv/unsigned/hello_*.deb > /tmp/dpkgu 2>&1
+/usr/bin/hello > /tmp/hu 2>&1; r hello_unsigned "\$? \$(dmesg | grep -c 'path=/usr/bin/hello: unsigned')"
 for f in ak.pem q.msg q.sig log.bin refused.before; do
 	echo "ELFSIG-FILE-BEGIN \$f"; base64 /tmp/\$f; echo "ELFSIG-FILE-END"
 done
@@ -131,7 +145,7 @@ else
 	expect python "python3 -c 'import ssl, sqlite3, ctypes, json'" "0 py ok"
 	expect ctypes_callback "a ctypes callback (a libffi closure: anonymous executable memory) is refused ($(val ctypes_callback_error))" "[1-9][0-9]*"
 	expect perl "perl -MPOSIX -e1" "0 perl ok"
-	expect apt "apt-get -s install hello" "0 1"
+	expect apt "apt-get -s install tree" "0 1"
 	expect journalctl "journalctl -b" "0 [1-9][0-9]*"
 	expect systemctl "systemctl status systemd-journald" 0
 	expect nss "getent passwd root (NSS modules, dlopen'd)" 0
@@ -143,6 +157,11 @@ else
 	expect libpath "an unsigned libc in LD_LIBRARY_PATH is refused, with a kernel log line" "[1-9][0-9]* [1-9][0-9]*"
 	expect tampered "a tampered copy of the shipped libc is refused, with a kernel log line" "[1-9][0-9]* [1-9][0-9]*"
 	expect kexec "the signed kexec -l loads a kernel (a verified process)" "0 1"
+	aerr=$(val aptrepo_err)
+	expect aptrepo "apt-get update, upgrade (hello) and install (tree) from the platform's signed repository, in require mode${aerr:+ ($aerr)}" "0 2"
+	expect hello "the upgraded hello and the installed tree run" "Hello, world! 0"
+	expect aptrefused "no file apt, dpkg or the packages ran was refused" 0
+	expect hello_unsigned "the same hello unsigned, as Debian ships it (dpkg -i), is refused (126) with a kernel log line" "126 [1-9][0-9]*"
 	expect quote "elfsig-attest quote in the guest" 0
 	for f in ak.pem q.msg q.sig log.bin; do file_of "$f" "$W/$f"; done
 	"$B/elfsig-attest" verify --ak-pub "$W/ak.pem" --msg "$W/q.msg" --sig "$W/q.sig" \
