@@ -543,6 +543,42 @@ else
 	t_fail fifo-log "enrol failed"
 fi
 
+# 22. create --dir makes a missing directory (and pcr-policies in it)
+# with the modes the loader reads; a --dir that is a file or a symlink is
+# refused with one line, nothing written.
+D=$T_TMP/newdir/etc-elfsig
+out=$(cd "$T_TMP" && "$ENROLL" create -d "$D" -K "$T_TMP/auth.key" k1.pem 2>&1 >/dev/null); rc=$?
+if [ "$rc" = 1 ] && [ "$out" = "elfsig-enroll: $D: cannot create: No such file or directory" ]; then
+	t_pass "create --dir whose parent is missing: one line, status 1"
+else
+	t_fail "create --dir whose parent is missing" "exit $rc: $out"
+fi
+mkdir -p "$T_TMP/newdir"
+if (cd "$T_TMP" && "$ENROLL" create -d "$D" -K "$T_TMP/auth.key" k1.pem) >"$T_TMP/newdir.out" 2>&1 &&
+   [ "$(stat -c %a "$D")" = 755 ] && [ "$(stat -c %a "$D/pcr-policies")" = 755 ] &&
+   [ -s "$D/policy" ] && [ -s "$D/policy.sealed" ]; then
+	mkdir -p "$D/certs" && cp "$T_TMP/k1.pem" "$D/certs/"
+	KR=$(keyctl newring kr-newdir @s)
+	run_loader
+	expect "create --dir into a missing directory: made 0755, the loader loads it" 0 1
+else
+	t_fail "create --dir into a missing directory" "$(tr '\n' '|' < "$T_TMP/newdir.out")"
+fi
+touch "$T_TMP/afile"
+ln -s "$T_TMP/newdir" "$T_TMP/alink"
+for bad in afile alink; do
+	out=$(cd "$T_TMP" && "$ENROLL" create -d "$T_TMP/$bad" -K "$T_TMP/auth.key" k1.pem 2>&1); rc=$?
+	case $bad in
+	afile) want="elfsig-enroll: $T_TMP/afile: exists and is not a directory" ;;
+	alink) want="elfsig-enroll: $T_TMP/alink: is a symbolic link, not a directory: refused" ;;
+	esac
+	if [ "$rc" = 1 ] && [ "$out" = "$want" ] && [ ! -e "$T_TMP/newdir/policy" ]; then
+		t_pass "create --dir on a $bad: one line, status 1, nothing written"
+	else
+		t_fail "create --dir on a $bad" "exit $rc: $out"
+	fi
+done
+
 # 16. What the lookup by name relies on: no process can make a keyring
 # whose name starts with a dot, neither with add_key nor by joining a
 # named session keyring.
