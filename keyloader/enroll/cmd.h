@@ -27,6 +27,9 @@ struct opts {
 	bool generation_set;
 	bool bump;		/* epoch --bump */
 	const char *public_key;		/* pcrsig: --public-key */
+	/* sign-pcr-policy --srk-name: the machine, without its policy */
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];
+	size_t srk_name_len;
 	const char *pcrsig_key_path;	/* DIR/pcrsig-key.pem */
 	const char *pcrsig_sealed;	/* DIR/pcrsig.sealed */
 	const char *pcrsig_dir;		/* DIR/pcrsig: .pcrsig files */
@@ -100,6 +103,11 @@ long resign_pcr_policies(const struct opts *o, const struct kl_policy *pol,
 int write_generation(const struct opts *o, struct kl_policy *pol,
 		     const struct kl_signer *s, bool bind,
 		     const struct kl_out *extra);
+
+/* On a host without the machine's files: 0 when the policy is there (or
+ * unreadable for another reason, said later), else one line naming what
+ * @cmd needs, @instead of it, and EXIT_FAIL. */
+int need_policy(const struct opts *o, const char *cmd, const char *instead);
 
 /* "the current", "the predicted" or the --pcr-values file, for messages. */
 const char *values_source(const struct opts *o);

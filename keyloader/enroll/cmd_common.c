@@ -93,6 +93,9 @@ const char usage_text[] =
 "                         one of these CA certificates (a PEM bundle or DER;\n"
 "                         repeatable), as a kernel with\n"
 "                         CONFIG_ELFSIG_TRUSTED_KEYS trusting them would\n"
+"      --srk-name HEX     sign-pcr-policy without the machine's policy: the\n"
+"                         machine (its SRK name, from elfsig-tpm srkname\n"
+"                         there), with --pcrs and --generation\n"
 "      --public-key PEM   pcrsig: the systemd key (.pcrpkey)\n"
 "      --expect-key FPR   migrate: a key (sha256:HEX, as show prints it) the\n"
 "                         operator confirms; repeat for each: a version 1\n"
@@ -161,7 +164,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
 	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE, OPT_PLATFORM_CA,
 	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP, OPT_PUBKEY,
-	       OPT_EXPECT };
+	       OPT_EXPECT, OPT_SRK_NAME };
 	static const struct option longopts[] = {
 		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
@@ -185,6 +188,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		{ "bump",	 no_argument,	    NULL, OPT_BUMP },
 		{ "public-key",	 required_argument, NULL, OPT_PUBKEY },
 		{ "expect-key",	 required_argument, NULL, OPT_EXPECT },
+		{ "srk-name",	 required_argument, NULL, OPT_SRK_NAME },
 		{ "force",	 no_argument,	    NULL, 'f' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -228,6 +232,11 @@ int parse_opts(struct opts *o, int argc, char **argv)
 			o->expect_key[o->nexpect_key++] = optarg;
 			break;
 		}
+		case OPT_SRK_NAME:
+			if (kl_parse_srk_name(optarg, o->srk_name,
+					      &o->srk_name_len))
+				return usage_err("--srk-name: expected the machine's SRK name, 68 hex digits (elfsig-tpm srkname on it)");
+			break;
 		case OPT_GEN:
 			if (kl_parse_generation(optarg, &o->generation))
 				return usage_err("--generation: expected 0..1000000000");
@@ -281,6 +290,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		return usage_err("--bump: only with epoch, without --generation");
 	if (o->nexpect_key && strcmp(argv[0], "migrate"))
 		return usage_err("--expect-key: only with migrate");
+	if (o->srk_name_len && strcmp(argv[0], "sign-pcr-policy"))
+		return usage_err("--srk-name: only with sign-pcr-policy");
 	if (o->public_key && strcmp(argv[0], "pcrsig"))
 		return usage_err("--public-key: only with pcrsig");
 	if (o->nplatform_ca && strcmp(argv[0], "create") &&
@@ -460,6 +471,15 @@ static void print_policy(const struct kl_policy *pol, const struct opts *o)
 	elfsig_tpm_pcrsel_format(&pol->sel, sel, sizeof(sel));
 	printf("%s: %zu key%s, PCRs %s; signed in %s\n", o->e.policy_path,
 	       pol->nkeys, pol->nkeys == 1 ? "" : "s", sel, o->e.sig_path);
+}
+
+int need_policy(const struct opts *o, const char *cmd, const char *instead)
+{
+	if (!access(o->e.policy_path, F_OK) || errno != ENOENT)
+		return 0;
+	fprintf(stderr, "%s: %s: no machine's policy at %s: give a copy of the machine's enrolment directory (--dir) or %s\n",
+		PROG, cmd, o->e.policy_path, instead);
+	return EXIT_FAIL;
 }
 
 const char *values_source(const struct opts *o)
