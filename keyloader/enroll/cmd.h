@@ -57,6 +57,10 @@ int check_platform_ca(const struct opts *o, int n, char **paths);
 /* A fingerprint given as sha256:HEX (or bare HEX). Return: 0 or -EINVAL
  * (no message). */
 int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN]);
+/* The key @arg names: a certificate file or sha256:HEX. Return: 0 or a
+ * negative errno after one line (only when it cannot be read, after
+ * remove_keys() has read it). */
+int arg_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN]);
 /* Remove keys given as certificate files or sha256:HEX. */
 int remove_keys(struct kl_policy *pol, int n, char **args);
 

@@ -358,29 +358,35 @@ int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
 	return common_unhex(arg, strlen(arg), fp, KL_FP_LEN) ? -EINVAL : 0;
 }
 
+int arg_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
+{
+	struct kl_cert c = { 0 };
+	int err;
+
+	if (!strncmp(arg, "sha256:", 7)) {
+		if (!parse_fingerprint(arg, fp))
+			return 0;
+		fprintf(stderr, "%s: %s: expected sha256:<64 hex digits>\n",
+			PROG, arg);
+		return -EINVAL;
+	}
+	err = kl_cert_load(AT_FDCWD, arg, &c) ? -EBADMSG : 0;
+	if (!err)
+		memcpy(fp, c.fp, KL_FP_LEN);
+	kl_cert_clear(&c);
+	return err;
+}
+
 int remove_keys(struct kl_policy *pol, int n, char **args)
 {
 	char hex[2 * KL_FP_LEN + 1];
 	uint8_t fp[KL_FP_LEN];
-	int i;
+	int i, err;
 
 	for (i = 0; i < n; i++) {
-		if (!strncmp(args[i], "sha256:", 7)) {
-			if (parse_fingerprint(args[i], fp)) {
-				fprintf(stderr, "%s: %s: expected sha256:<64 hex digits>\n",
-					PROG, args[i]);
-				return -EINVAL;
-			}
-		} else {
-			struct kl_cert c = { 0 };
-
-			if (kl_cert_load(AT_FDCWD, args[i], &c)) {
-				kl_cert_clear(&c);
-				return -EBADMSG;
-			}
-			memcpy(fp, c.fp, KL_FP_LEN);
-			kl_cert_clear(&c);
-		}
+		err = arg_fingerprint(args[i], fp);
+		if (err)
+			return err;
 		common_hex(fp, KL_FP_LEN, hex);
 		if (kl_policy_remove(pol, fp)) {
 			fprintf(stderr, "%s: sha256:%s is not enrolled\n", PROG,

@@ -271,14 +271,14 @@ if case_setup rotate k1.pem k2.pem k3.pem; then
 	P=(-d "$D" -K "$T_TMP/auth.key")
 	sealed_sum=$(sha256sum < "$D/policy.sealed")
 	"$ENROLL" remove "${P[@]}" "$T_TMP/k2.pem" >/dev/null &&
-	run_loader && expect "remove k2: k1 and k3 load (k2 refused)" 1 2
+	run_loader && expect "remove k2: k1 and k3 load (k2's certificate moved aside)" 0 2
 	KR=$(keyctl newring kr-add @s)
-	cp "$T_TMP/k4.der" "$D/certs/"; rm "$D/certs/k2.pem"
+	cp "$T_TMP/k4.der" "$D/certs/"
 	"$ENROLL" add "${P[@]}" "$T_TMP/k4.der" >/dev/null &&
 	run_loader && expect "add k4: k1, k3, k4 load" 0 3
 	KR=$(keyctl newring kr-remove-fp @s)
 	"$ENROLL" remove "${P[@]}" "sha256:$(kl_fp k4)" >/dev/null &&
-	rm "$D/certs/k4.der" && run_loader && expect "remove by fingerprint" 0 2
+	run_loader && expect "remove by fingerprint" 0 2
 	[ "$(sha256sum < "$D/policy.sealed")" = "$sealed_sum" ] &&
 		t_pass "add and remove only sign: the sealed object is unchanged" ||
 		t_fail "add and remove only sign: the sealed object is unchanged"
@@ -578,6 +578,24 @@ for bad in afile alink; do
 		t_fail "create --dir on a $bad" "exit $rc: $out"
 	fi
 done
+
+# 23. remove moves the removed key's certificate out of certs/ (into
+# certs.removed/), so the next boot loads the rest with status 0, not
+# "partial"; a certificate given by its path in certs/ goes as well.
+if case_setup remove-certs k1.pem k2.der k3.pem; then
+	"$ENROLL" remove -d "$D" -K "$T_TMP/auth.key" "sha256:$(kl_fp k2)" "$D/certs/k3.pem" \
+		>"$D/remove.out" 2>&1; rc=$?
+	if [ "$rc" = 0 ] && [ -f "$D/certs.removed/k2.der" ] && [ -f "$D/certs.removed/k3.pem" ] &&
+	   [ "$(ls "$D/certs")" = k1.pem ] && grep -qxF "$D/certs/k2.der: moved to $D/certs.removed/" "$D/remove.out"; then
+		t_pass "remove: the removed certificates moved to certs.removed/"
+	else
+		t_fail "remove: the removed certificates moved to certs.removed/" "exit $rc: $(tr '\n' '|' < "$D/remove.out"); certs: $(ls "$D/certs" | tr '\n' ' ')"
+	fi
+	run_loader
+	expect "after remove: the boot loads the remaining key, status 0 (not partial)" 0 1
+else
+	t_fail remove-certs "enrol failed"
+fi
 
 # 16. What the lookup by name relies on: no process can make a keyring
 # whose name starts with a dot, neither with add_key nor by joining a
