@@ -301,6 +301,8 @@ if case_setup rotate k1.pem k2.pem k3.pem; then
 	[ "$(sha256sum < "$D/policy.sealed")" = "$sealed_sum" ] &&
 		t_pass "the update took no TPM write: the sealed object is unchanged" ||
 		t_fail "the update took no TPM write: the sealed object is unchanged"
+	kl_check "enroll check: status 0 in the next state, names its policy" 0 \
+		"*unseals under $D/pcr-policies/next.pcrpol" -d "$D"
 	"$ENROLL" check -d "$D" >"$D/out" 2>&1 &&
 		grep -q "unseals under $D/pcr-policies/next.pcrpol" "$D/out" &&
 		t_pass "enroll check: passes in the next state, names its policy" ||
@@ -310,9 +312,8 @@ if case_setup rotate k1.pem k2.pem k3.pem; then
 	KR=$(keyctl newring kr-unsigned @s)
 	run_loader
 	expect "a PCR state nobody signed: 0 keys, locked" 5 0
-	"$ENROLL" check -d "$D" >"$D/out" 2>&1 &&
-		t_fail "enroll check: fails in an unsigned state" ||
-		t_pass "enroll check: fails in an unsigned state"
+	kl_check "enroll check in an unsigned state: status 5 as the loader" 5 \
+		"elfsig-enroll: PCR policy not satisfied: the current PCR values match none of the 2 signed PCR policies" -d "$D"
 	# Move to another selection and measurement PCR: one command, which
 	# signs a PCR policy for the new selection too.
 	"$ENROLL" add "${P[@]}" "$T_TMP/k1.pem" --pcrs sha256:0,7 --measure-pcr 14 >"$D/out" 2>&1 &&
