@@ -52,16 +52,6 @@ enum {
 	EXIT_ROLLBACK	= KL_EXIT_ROLLBACK,	/* revoked generation, or the counter disagrees */
 };
 
-static const char *const status_word[] = {
-	[EXIT_LOADED] = "ok", [EXIT_PARTIAL] = "partial",
-	[EXIT_USAGE] = "usage", [EXIT_INPUT] = "bad-input",
-	[EXIT_TPM] = "tpm-error", [EXIT_UNSEAL] = "pcr-mismatch",
-	[EXIT_POLICY] = "policy-mismatch", [EXIT_KEYRING] = "keyring-error",
-	[EXIT_UNLOCKED] = "unlocked", [EXIT_MEASURE] = "measure-error",
-	[EXIT_TIMEOUT] = "timeout", [EXIT_SRK] = "srk-mismatch",
-	[EXIT_FOREIGN] = "foreign-keys", [EXIT_ROLLBACK] = "rollback",
-};
-
 struct run {
 	/* options */
 	const char *dir;
@@ -985,7 +975,7 @@ static void measure_locked(struct run *r)
 		return;
 	snprintf(ev, sizeof(ev), "elfsig-%s keys=%zu status=%s",
 		 r->locked ? "locked" : "unlocked", r->nloaded,
-		 status_word[r->status]);
+		 kl_exit_word(r->status));
 	if (kl_measure_event(&r->measure, ev)) {
 		say(3, "cannot measure the final event into PCR %u",
 		    r->measure.pcr);
@@ -1100,7 +1090,7 @@ int main(int argc, char **argv)
 	    "%zu key%s loaded into %s, keyring %s (exit %d: %s)", r.nloaded,
 	    r.nloaded == 1 ? "" : "s", r.keyring_spec,
 	    r.locked ? "locked" : "NOT LOCKED", r.status,
-	    status_word[r.status]);
+	    kl_exit_word(r.status));
 	ret = r.status;
 	cleanup(&r);
 	return ret;

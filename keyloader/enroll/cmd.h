@@ -23,6 +23,7 @@ struct opts {
 	bool pcrs_set;		/* given on the command line: change them */
 	bool measure_set;
 	bool force;
+	bool json;		/* show, check: one JSON object on stdout */
 	uint32_t generation;	/* --generation */
 	bool generation_set;
 	bool bump;		/* epoch --bump */

@@ -43,6 +43,9 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	uint64_t value, epoch;
 	uint8_t srk[ELFSIG_TPM_MAX_NAME];
 	size_t srk_len;
+	const char *under = NULL;
+	size_t pcrsig_entry = 0;
+	bool have_epoch = false;
 	long k;
 	int ret = KL_EXIT_INPUT, err;
 
@@ -51,8 +54,10 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	/* The same checks as the loader, in the same order, with the same
 	 * exit statuses where the cause is the same. */
 	err = kl_enroll_load(&o->e, &pol, &a);
-	if (err)
-		return file_status(err);
+	if (err) {
+		ret = file_status(err);
+		goto out;
+	}
 	err = elfsig_tpm_sealed_read_file(o->e.sealed_path, &sealed);
 	if (!err)
 		err = kl_sealed_check(sealed, o->e.sealed_path, &topts);
@@ -104,6 +109,7 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	}
 	/* Rollback: what the loader would refuse as revoked. */
 	err = kl_counter_epoch(tpm, &b, &value, &epoch);
+	have_epoch = !err;
 	if (err) {
 		if (counter_disagrees(err) && err != -ERANGE) /* said */
 			fprintf(stderr, "%s: rollback counter 0x%08x: %s\n",
@@ -134,12 +140,16 @@ int cmd_check(struct opts *o, int argc, char **argv)
 		/* As the loader: no elfsig PCR policy matched; systemd's. */
 		err = kl_pcrsig_unseal(tpm, ps_sealed, &a, &pol, &pk, ps, nps,
 				       &used);
-		if (!err) {
+		if (!err && o->json) {
+			pcrsig_entry = used + 1;
+		} else if (!err) {
 			printf("%s: signed by the authority, %zu key%s, generation %u (epoch %llu); %s unseals under systemd .pcrsig entry %zu of %zu in %s (outside rollback protection)\n",
 			       o->e.policy_path, pol.nkeys,
 			       pol.nkeys == 1 ? "" : "s", pol.generation,
 			       (unsigned long long)epoch, o->pcrsig_sealed,
 			       used + 1, nps, o->pcrsig_dir);
+		}
+		if (!err) {
 			ret = bad ? KL_EXIT_PARTIAL : KL_EXIT_OK;
 			goto out;
 		}
@@ -161,14 +171,36 @@ int cmd_check(struct opts *o, int argc, char **argv)
 	} else if (err == -ENOKEY) {
 		ret = KL_EXIT_SRK;
 	}
-	if (!err) {
+	if (!err && o->json) {
+		under = pps[used].name;
+	} else if (!err) {
 		printf("%s: signed by the authority, %zu key%s, generation %u (epoch %llu); %s unseals under %s\n",
 		       o->e.policy_path, pol.nkeys, pol.nkeys == 1 ? "" : "s",
 		       pol.generation, (unsigned long long)epoch,
 		       o->e.sealed_path, pps[used].name);
-		ret = bad ? KL_EXIT_PARTIAL : KL_EXIT_OK;
 	}
+	if (!err)
+		ret = bad ? KL_EXIT_PARTIAL : KL_EXIT_OK;
 out:
+	if (o->json) {
+		/* The reasons stay on stderr, one line each. */
+		fputs("{\"policy\":", stdout);
+		common_json_string(stdout, o->e.policy_path);
+		printf(",\"status\":%d,\"word\":\"%s\"", ret,
+		       kl_exit_word(ret));
+		if (have_epoch)
+			printf(",\"generation\":%u,\"epoch\":%llu",
+			       pol.generation, (unsigned long long)epoch);
+		if (under) {
+			fputs(",\"unsealed_under\":", stdout);
+			common_json_string(stdout, under);
+		}
+		if (pcrsig_entry) {
+			printf(",\"pcrsig_entry\":%zu,\"pcrsig_dir\":", pcrsig_entry);
+			common_json_string(stdout, o->pcrsig_dir);
+		}
+		fputs("}\n", stdout);
+	}
 	elfsig_tpm_close(tpm);
 	kl_pcr_policies_free(pps, n);
 	free(ps);

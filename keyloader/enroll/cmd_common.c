@@ -100,6 +100,7 @@ const char usage_text[] =
 "      --expect-key FPR   migrate: a key (sha256:HEX, as show prints it) the\n"
 "                         operator confirms; repeat for each: a version 1\n"
 "                         enrolment migrates only if these are exactly its keys\n"
+"      --json             show, check: one JSON object on stdout\n"
 "  -f, --force            create: replace an existing policy; counter,\n"
 "                         create, migrate: may lower the machine's epoch\n"
 "  -h, --help             this help\n"
@@ -164,7 +165,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
 	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE, OPT_PLATFORM_CA,
 	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP, OPT_PUBKEY,
-	       OPT_EXPECT, OPT_SRK_NAME };
+	       OPT_EXPECT, OPT_SRK_NAME, OPT_JSON };
 	static const struct option longopts[] = {
 		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
@@ -189,6 +190,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		{ "public-key",	 required_argument, NULL, OPT_PUBKEY },
 		{ "expect-key",	 required_argument, NULL, OPT_EXPECT },
 		{ "srk-name",	 required_argument, NULL, OPT_SRK_NAME },
+		{ "json",	 no_argument,	    NULL, OPT_JSON },
 		{ "force",	 no_argument,	    NULL, 'f' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -221,6 +223,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		case OPT_VALUES: o->e.pcr_values = optarg; break;
 		case OPT_COUNTER: o->e.counter_path = optarg; break;
 		case OPT_BUMP: o->bump = true; break;
+		case OPT_JSON: o->json = true; break;
 		case OPT_PUBKEY: o->public_key = optarg; break;
 		case OPT_EXPECT: {
 			uint8_t fp[KL_FP_LEN];
@@ -290,6 +293,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		return usage_err("--bump: only with epoch, without --generation");
 	if (o->nexpect_key && strcmp(argv[0], "migrate"))
 		return usage_err("--expect-key: only with migrate");
+	if (o->json && strcmp(argv[0], "show") && strcmp(argv[0], "check"))
+		return usage_err("--json: only with show and check");
 	if (o->srk_name_len && strcmp(argv[0], "sign-pcr-policy"))
 		return usage_err("--srk-name: only with sign-pcr-policy");
 	if (o->public_key && strcmp(argv[0], "pcrsig"))

@@ -867,6 +867,12 @@ enum kl_exit {
 	KL_EXIT_FOREIGN		= 12,
 	KL_EXIT_ROLLBACK	= 13,	/* revoked, or the counter disagrees */
 };
+/**
+ * kl_exit_word() - the word for an exit status ("ok", "rollback", ...)
+ * @status: the status
+ * Return: the word, or "?" for a status not in the table.
+ */
+const char *kl_exit_word(int status);
 
 struct kl_enroll_opts {
 	const char *policy_path;

@@ -303,6 +303,14 @@ if case_setup rotate k1.pem k2.pem k3.pem; then
 		t_fail "the update took no TPM write: the sealed object is unchanged"
 	kl_check "enroll check: status 0 in the next state, names its policy" 0 \
 		"*unseals under $D/pcr-policies/next.pcrpol" -d "$D"
+	out=$("$ENROLL" check --json -d "$D" 2>/dev/null); rc=$?
+	[ "$rc" = 0 ] && python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["status"] == 0 and j["word"] == "ok" and j["epoch"] == 0, j
+assert j["unsealed_under"] == sys.argv[2] + "/pcr-policies/next.pcrpol", j' "$out" "$D" &&
+		t_pass "enroll check --json: status 0, ok, the PCR policy" ||
+		t_fail "enroll check --json: status 0" "exit $rc: $out"
 	"$ENROLL" check -d "$D" >"$D/out" 2>&1 &&
 		grep -q "unseals under $D/pcr-policies/next.pcrpol" "$D/out" &&
 		t_pass "enroll check: passes in the next state, names its policy" ||
@@ -314,6 +322,13 @@ if case_setup rotate k1.pem k2.pem k3.pem; then
 	expect "a PCR state nobody signed: 0 keys, locked" 5 0
 	kl_check "enroll check in an unsigned state: status 5 as the loader" 5 \
 		"elfsig-enroll: PCR policy not satisfied: the current PCR values match none of the 2 signed PCR policies" -d "$D"
+	out=$("$ENROLL" check --json -d "$D" 2>/dev/null); rc=$?
+	[ "$rc" = 5 ] && python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["status"] == 5 and j["word"] == "pcr-mismatch" and "unsealed_under" not in j, j' "$out" &&
+		t_pass "enroll check --json in an unsigned state: status 5, pcr-mismatch" ||
+		t_fail "enroll check --json in an unsigned state" "exit $rc: $out"
 	# Move to another selection and measurement PCR: one command, which
 	# signs a PCR policy for the new selection too.
 	"$ENROLL" add "${P[@]}" "$T_TMP/k1.pem" --pcrs sha256:0,7 --measure-pcr 14 >"$D/out" 2>&1 &&
