@@ -602,10 +602,10 @@ if case_setup remove-certs k1.pem k2.der k3.pem; then
 	"$ENROLL" remove -d "$D" -K "$T_TMP/auth.key" "sha256:$(kl_fp k2)" "$D/certs/k3.pem" \
 		>"$D/remove.out" 2>&1; rc=$?
 	if [ "$rc" = 0 ] && [ -f "$D/certs.removed/k2.der" ] && [ -f "$D/certs.removed/k3.pem" ] &&
-	   [ "$(ls "$D/certs")" = k1.pem ] && grep -qxF "$D/certs/k2.der: moved to $D/certs.removed/" "$D/remove.out"; then
+	   [ "$(cd "$D/certs" && echo *)" = k1.pem ] && grep -qxF "$D/certs/k2.der: moved to $D/certs.removed/" "$D/remove.out"; then
 		t_pass "remove: the removed certificates moved to certs.removed/"
 	else
-		t_fail "remove: the removed certificates moved to certs.removed/" "exit $rc: $(tr '\n' '|' < "$D/remove.out"); certs: $(ls "$D/certs" | tr '\n' ' ')"
+		t_fail "remove: the removed certificates moved to certs.removed/" "exit $rc: $(tr '\n' '|' < "$D/remove.out"); certs: $(cd "$D/certs" && echo *)"
 	fi
 	run_loader
 	expect "after remove: the boot loads the remaining key, status 0 (not partial)" 0 1
