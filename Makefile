@@ -92,8 +92,12 @@ check-matrix: deps
 .PHONY: local-prereqs
 local-prereqs: $(filter $(O)/%,$(CHECK_PREREQS))
 
+# Quiet, as make -s: one line a step (the kernel's build has its own log).
 demo: deps
-	@$(MAKE) --no-print-directory all kernel
+	@echo "demo: building elfsig (make -s all)"
+	@$(MAKE) -s --no-print-directory all
+	@echo "demo: building the patched kernel (make kernel)"
+	@$(MAKE) -s --no-print-directory kernel
 	@scripts/demo
 
 $(O)/%.o: %.c

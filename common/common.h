@@ -394,4 +394,36 @@ void common_tss_quiet(void) COMMON_INTERNAL;
  */
 void common_stderr_error(const char *msg, void *ctx) COMMON_INTERNAL;
 
+/**
+ * common_escape_name() - a name as the tools print it: C escapes as ls -b
+ * writes them (\\n, \\t, ..., \\\\, \\ooo for any other control byte,
+ * unprintable character or byte that is not valid UTF-8), spaces and
+ * printable UTF-8 as they are
+ * @out:  where (NULL with @size 0: only the length)
+ * @size: at most this many bytes with the NUL (never part of an escape)
+ * @name: the name
+ * Return: the full length of the escaped text.
+ */
+size_t common_escape_name(char *out, size_t size, const char *name) COMMON_INTERNAL;
+/**
+ * common_name_is_utf8() - is @name valid UTF-8?
+ * @name: the name
+ * Return: true or false.
+ */
+bool common_name_is_utf8(const char *name) COMMON_INTERNAL;
+/**
+ * common_json_string() - @s as a JSON string of its escaped text
+ * (common_escape_name()): valid JSON for any bytes
+ * @f: where
+ * @s: the text
+ */
+void common_json_string(FILE *f, const char *s) COMMON_INTERNAL;
+/**
+ * common_json_escaped() - a JSON string of text already escaped (no
+ * control byte in it): only '"' and '\\' are escaped again
+ * @f:    where
+ * @text: the text
+ */
+void common_json_escaped(FILE *f, const char *text) COMMON_INTERNAL;
+
 #endif /* ELFSIG_COMMON_H */

@@ -169,7 +169,12 @@ restore_stamps() {
 }
 
 [ -f "$SRC/Makefile" ] && [ -d "$APPLIED" ] || extract
-if ! same_series; then
+# A fresh source (nothing applied yet): the series goes on, nothing to
+# reverse or to say about it.
+applied=("$APPLIED"/*.patch)
+if [ ${#applied[@]} = 0 ] && [ ! -e "$APPLIED/sum" ]; then
+	apply_series || { rm -rf "$APPLIED"; exit 1; }
+elif ! same_series; then
 	say "patch series changed: reversing the old one"
 	save_stamps
 	if ! unapply; then

@@ -36,30 +36,20 @@
 
 /* Documented exit statuses (docs/keyloader.md, elfsig-keyloader(8)). */
 enum {
-	EXIT_LOADED	= 0,	/* every enrolled key loaded, keyring locked */
-	EXIT_PARTIAL	= 1,	/* some files refused or enrolled certs missing */
-	EXIT_USAGE	= 2,
-	EXIT_INPUT	= 3,	/* policy, sealed object or cert dir unusable */
-	EXIT_TPM	= 4,	/* TPM missing, unreachable or failing */
-	EXIT_UNSEAL	= 5,	/* PCR state differs from the enrolled one */
-	EXIT_POLICY	= 6,	/* policy or object not the authority's */
-	EXIT_KEYRING	= 7,	/* keyring missing, already locked, add failed */
-	EXIT_UNLOCKED	= 8,	/* the keyring could NOT be locked */
-	EXIT_MEASURE	= 9,	/* loaded and locked, measurement incomplete */
-	EXIT_TIMEOUT	= 10,	/* watchdog fired; keyring locked */
-	EXIT_SRK	= 11,	/* not the storage root key sealed under */
-	EXIT_FOREIGN	= 12,	/* locked, but holding keys this run did not load */
-	EXIT_ROLLBACK	= 13,	/* revoked generation, or the counter disagrees */
-};
-
-static const char *const status_word[] = {
-	[EXIT_LOADED] = "ok", [EXIT_PARTIAL] = "partial",
-	[EXIT_USAGE] = "usage", [EXIT_INPUT] = "bad-input",
-	[EXIT_TPM] = "tpm-error", [EXIT_UNSEAL] = "pcr-mismatch",
-	[EXIT_POLICY] = "policy-mismatch", [EXIT_KEYRING] = "keyring-error",
-	[EXIT_UNLOCKED] = "unlocked", [EXIT_MEASURE] = "measure-error",
-	[EXIT_TIMEOUT] = "timeout", [EXIT_SRK] = "srk-mismatch",
-	[EXIT_FOREIGN] = "foreign-keys", [EXIT_ROLLBACK] = "rollback",
+	EXIT_LOADED	= KL_EXIT_OK,	/* every enrolled key loaded, keyring locked */
+	EXIT_PARTIAL	= KL_EXIT_PARTIAL,	/* some files refused or enrolled certs missing */
+	EXIT_USAGE	= KL_EXIT_USAGE,
+	EXIT_INPUT	= KL_EXIT_INPUT,	/* policy, sealed object or cert dir unusable */
+	EXIT_TPM	= KL_EXIT_TPM,	/* TPM missing, unreachable or failing */
+	EXIT_UNSEAL	= KL_EXIT_UNSEAL,	/* PCR state differs from the enrolled one */
+	EXIT_POLICY	= KL_EXIT_POLICY,	/* policy or object not the authority's */
+	EXIT_KEYRING	= KL_EXIT_KEYRING,	/* keyring missing, already locked, add failed */
+	EXIT_UNLOCKED	= KL_EXIT_UNLOCKED,	/* the keyring could NOT be locked */
+	EXIT_MEASURE	= KL_EXIT_MEASURE,	/* loaded and locked, measurement incomplete */
+	EXIT_TIMEOUT	= KL_EXIT_TIMEOUT,	/* watchdog fired; keyring locked */
+	EXIT_SRK	= KL_EXIT_SRK,	/* not the storage root key sealed under */
+	EXIT_FOREIGN	= KL_EXIT_FOREIGN,	/* locked, but holding keys this run did not load */
+	EXIT_ROLLBACK	= KL_EXIT_ROLLBACK,	/* revoked generation, or the counter disagrees */
 };
 
 struct run {
@@ -985,7 +975,7 @@ static void measure_locked(struct run *r)
 		return;
 	snprintf(ev, sizeof(ev), "elfsig-%s keys=%zu status=%s",
 		 r->locked ? "locked" : "unlocked", r->nloaded,
-		 status_word[r->status]);
+		 kl_exit_word(r->status));
 	if (kl_measure_event(&r->measure, ev)) {
 		say(3, "cannot measure the final event into PCR %u",
 		    r->measure.pcr);
@@ -1100,7 +1090,7 @@ int main(int argc, char **argv)
 	    "%zu key%s loaded into %s, keyring %s (exit %d: %s)", r.nloaded,
 	    r.nloaded == 1 ? "" : "s", r.keyring_spec,
 	    r.locked ? "locked" : "NOT LOCKED", r.status,
-	    status_word[r.status]);
+	    kl_exit_word(r.status));
 	ret = r.status;
 	cleanup(&r);
 	return ret;

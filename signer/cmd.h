@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "common.h"
 #include "elfsig.h"
 
 /* Documented exit codes (signelf(1)). */
@@ -55,13 +56,10 @@ int bad_option(const char *cmd, int c, char **argv);
  * Names as signelf prints them everywhere (signelf(1), NAMES): C escapes
  * as ls -b writes them (\\n, \\t, ..., \\\\, \\ooo for any other control
  * byte, unprintable character or byte that is not valid UTF-8), spaces
- * and printable UTF-8 as they are. escape_name() writes at most @size
- * bytes with the NUL (never part of an escape) and returns the full
- * length; print_name() writes the whole of it.
+ * and printable UTF-8 as they are (common_escape_name()); print_name()
+ * writes the whole of it.
  */
-size_t escape_name(char *out, size_t size, const char *name);
 void print_name(FILE *f, const char *name);
-bool name_is_utf8(const char *name);
 /* "KEY":"escaped name", and "name_b64":"..." (its bytes) when the escaped
  * text is not the name itself. */
 void json_name(FILE *f, const char *key, const char *name);
@@ -93,9 +91,6 @@ int load_signer(const char *cmd, struct elfsig_signer_opts *so,
 		const char *output, const char *pass_spec,
 		struct elfsig_signer **signer);
 
-void json_string(FILE *f, const char *s);
-/* A JSON string of text already escaped (cmd_last_error()). */
-void json_escaped(FILE *f, const char *text);
 void print_hex(FILE *f, const unsigned char *p, size_t n);
 
 #endif /* SIGNELF_CMD_H */

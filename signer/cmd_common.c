@@ -20,126 +20,16 @@
 static bool quiet;
 static char last_error[4 * 1024 + 1];	/* a 1024-byte line, escaped */
 
-/* The length of the valid UTF-8 sequence at @p (up to @end), or 0; its
- * code point in *@cp. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end,
-		       uint32_t *cp)
-{
-	size_t n, i;
-	uint32_t c;
-
-	if (*p >= 0xc2 && *p <= 0xdf) {
-		n = 2;
-		c = *p & 0x1f;
-	} else if (*p >= 0xe0 && *p <= 0xef) {
-		n = 3;
-		c = *p & 0x0f;
-	} else if (*p >= 0xf0 && *p <= 0xf4) {
-		n = 4;
-		c = *p & 0x07;
-	} else {
-		return 0;
-	}
-	if ((size_t)(end - p) < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;	/* overlong, out of range, a surrogate */
-	*cp = c;
-	return n;
-}
-
-/*
- * The length of the printable UTF-8 character at @p, or 0. Line and
- * paragraph separators, directional formatting characters, the BOM and
- * C1 controls are not printable here: each can make one line read as two
- * or reorder what follows.
- */
-static size_t utf8_printable(const unsigned char *p, const unsigned char *end)
-{
-	uint32_t c = 0;
-	size_t n = utf8_len(p, end, &c);
-
-	if (!n || c < 0xa0 || c == 0x2028 || c == 0x2029 || c == 0x200e ||
-	    c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
-	    (c >= 0x2066 && c <= 0x2069) || c == 0xfeff)
-		return 0;
-	return n;
-}
-
-size_t escape_name(char *out, size_t size, const char *name)
-{
-	const unsigned char *p = (const unsigned char *)name;
-	const unsigned char *end = p + strlen(name);
-	size_t len = 0;
-
-	while (p < end) {
-		char buf[5];
-		const char *add = buf;
-		size_t k, n = 1;
-
-		if (*p >= 0x20 && *p < 0x7f && *p != '\\') {
-			add = (const char *)p;	/* the byte itself */
-			k = 1;
-		} else if (*p == '\\') {
-			add = "\\\\";
-			k = 2;
-		} else if (*p >= 0x07 && *p <= 0x0d) {
-			static const char c_esc[] = "\\a\\b\\t\\n\\v\\f\\r";
-
-			add = c_esc + 2 * (*p - 0x07);
-			k = 2;
-		} else if (*p >= 0x80 && (n = utf8_printable(p, end)) != 0) {
-			add = (const char *)p;	/* a printable character, as it is */
-			k = n;
-		} else {
-			n = 1;
-			snprintf(buf, sizeof(buf), "\\%03o", *p);
-			k = 4;
-		}
-		if (len + k < size)
-			memcpy(out + len, add, k);
-		else if (size)
-			size = len + 1;	/* stop here: never a part of an escape */
-		len += k;
-		p += n;
-	}
-	if (size)
-		out[len < size ? len : size - 1] = '\0';
-	return len;
-}
-
-bool name_is_utf8(const char *name)
-{
-	const unsigned char *p = (const unsigned char *)name;
-	const unsigned char *end = p + strlen(name);
-	uint32_t c;
-
-	while (p < end) {
-		size_t n = *p < 0x80 ? 1 : utf8_len(p, end, &c);
-
-		if (!n)
-			return false;
-		p += n;
-	}
-	return true;
-}
-
 void print_name(FILE *f, const char *name)
 {
-	size_t n = escape_name(NULL, 0, name);
+	size_t n = common_escape_name(NULL, 0, name);
 	char *buf = malloc(n + 1);
 
 	if (!buf) {	/* the plainest safe form */
 		fputs("?", f);
 		return;
 	}
-	escape_name(buf, n + 1, name);
+	common_escape_name(buf, n + 1, name);
 	fputs(buf, f);
 	free(buf);
 }
@@ -147,7 +37,7 @@ void print_name(FILE *f, const char *name)
 /* Every line signelf writes to stderr is escaped whole: one line, always. */
 static void on_error(const char *msg, void *ctx)
 {
-	escape_name(last_error, sizeof(last_error), msg);
+	common_escape_name(last_error, sizeof(last_error), msg);
 	if (!quiet)
 		fprintf(stderr, "signelf: %s\n", last_error);
 }
@@ -388,32 +278,6 @@ int worse(int a, int b)
 	return a > b ? a : b;
 }
 
-void json_escaped(FILE *f, const char *text)
-{
-	fputc('"', f);
-	for (; *text; text++) {
-		if (*text == '"' || *text == '\\')
-			fputc('\\', f);
-		fputc(*text, f);
-	}
-	fputc('"', f);
-}
-
-/* A JSON string of @s's escaped text (escape_name()): valid for any bytes. */
-void json_string(FILE *f, const char *s)
-{
-	size_t n = escape_name(NULL, 0, s);
-	char *buf = malloc(n + 1);
-
-	if (!buf) {
-		fputs("\"?\"", f);
-		return;
-	}
-	escape_name(buf, n + 1, s);
-	json_escaped(f, buf);
-	free(buf);
-}
-
 void json_name(FILE *f, const char *key, const char *name)
 {
 	static const char b64[] =
@@ -422,8 +286,8 @@ void json_name(FILE *f, const char *key, const char *name)
 	size_t len = strlen(name), i;
 
 	fprintf(f, "\"%s\":", key);
-	json_string(f, name);
-	if (escape_name(NULL, 0, name) == len && name_is_utf8(name))
+	common_json_string(f, name);
+	if (common_escape_name(NULL, 0, name) == len && common_name_is_utf8(name))
 		return;		/* printed as it is: no escape in it */
 	/* The exact bytes, for a name whose text has escapes. */
 	fputs(",\"name_b64\":\"", f);

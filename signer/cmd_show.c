@@ -69,14 +69,14 @@ static void show_json(const char *file, const struct elfsig_info *in)
 	printf(",\"status\":\"signed\",\"exit\":0,\"section_index\":%u,\"section_offset\":%" PRIu64
 	       ",\"section_size\":%" PRIu64 ",\"issuer\":",
 	       in->section_index, in->section_offset, in->section_size);
-	json_string(stdout, in->issuer);
+	common_json_string(stdout, in->issuer);
 	printf(",\"serial\":");
-	json_string(stdout, in->serial);
+	common_json_string(stdout, in->serial);
 	printf(",\"skid\":");
-	json_string(stdout, in->skid);
+	common_json_string(stdout, in->skid);
 	printf(",\"hash\":\"%s\",\"signature_algorithm\":",
 	       elfsig_hash_name(in->hash));
-	json_string(stdout, in->sig_algorithm);
+	common_json_string(stdout, in->sig_algorithm);
 	printf(",\"digest\":\"");
 	print_hex(stdout, in->digest, in->digest_size);
 	printf("\",\"interpreter\":%s", in->has_interp ? "true" : "false");
@@ -88,7 +88,7 @@ static void show_json_error(const char *file, int ret)
 	json_name(stdout, "file", file);
 	printf(",\"status\":\"%s\",\"exit\":%d,\"error\":", status_name(ret),
 	       exit_code(ret));
-	json_escaped(stdout, cmd_last_error());
+	common_json_escaped(stdout, cmd_last_error());
 	printf("}\n");
 }
 

@@ -33,19 +33,19 @@ static void print_json(const char *file, int ret, const struct elfsig_info *info
 		printf(",\"hash\":\"%s\",\"digest\":\"", elfsig_hash_name(info->hash));
 		print_hex(stdout, info->digest, info->digest_size);
 		printf("\",\"issuer\":");
-		json_string(stdout, info->issuer);
+		common_json_string(stdout, info->issuer);
 		printf(",\"serial\":");
-		json_string(stdout, info->serial);
+		common_json_string(stdout, info->serial);
 		printf(",\"skid\":");
-		json_string(stdout, info->skid);
+		common_json_string(stdout, info->skid);
 	}
 	if (info->signer_subject[0]) {
 		printf(",\"signer\":");
-		json_string(stdout, info->signer_subject);
+		common_json_string(stdout, info->signer_subject);
 	}
 	if (ret) {
 		printf(",\"error\":");
-		json_escaped(stdout, cmd_last_error());
+		common_json_escaped(stdout, cmd_last_error());
 	}
 	printf("}\n");
 }

@@ -23,10 +23,14 @@ struct opts {
 	bool pcrs_set;		/* given on the command line: change them */
 	bool measure_set;
 	bool force;
+	bool json;		/* show, check: one JSON object on stdout */
 	uint32_t generation;	/* --generation */
 	bool generation_set;
 	bool bump;		/* epoch --bump */
 	const char *public_key;		/* pcrsig: --public-key */
+	/* sign-pcr-policy --srk-name: the machine, without its policy */
+	uint8_t srk_name[ELFSIG_TPM_MAX_NAME];
+	size_t srk_name_len;
 	const char *pcrsig_key_path;	/* DIR/pcrsig-key.pem */
 	const char *pcrsig_sealed;	/* DIR/pcrsig.sealed */
 	const char *pcrsig_dir;		/* DIR/pcrsig: .pcrsig files */
@@ -54,6 +58,10 @@ int check_platform_ca(const struct opts *o, int n, char **paths);
 /* A fingerprint given as sha256:HEX (or bare HEX). Return: 0 or -EINVAL
  * (no message). */
 int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN]);
+/* The key @arg names: a certificate file or sha256:HEX. Return: 0 or a
+ * negative errno after one line (only when it cannot be read, after
+ * remove_keys() has read it). */
+int arg_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN]);
 /* Remove keys given as certificate files or sha256:HEX. */
 int remove_keys(struct kl_policy *pol, int n, char **args);
 
@@ -100,6 +108,11 @@ long resign_pcr_policies(const struct opts *o, const struct kl_policy *pol,
 int write_generation(const struct opts *o, struct kl_policy *pol,
 		     const struct kl_signer *s, bool bind,
 		     const struct kl_out *extra);
+
+/* On a host without the machine's files: 0 when the policy is there (or
+ * unreadable for another reason, said later), else one line naming what
+ * @cmd needs, @instead of it, and EXIT_FAIL. */
+int need_policy(const struct opts *o, const char *cmd, const char *instead);
 
 /* "the current", "the predicted" or the --pcr-values file, for messages. */
 const char *values_source(const struct opts *o);

@@ -93,10 +93,14 @@ const char usage_text[] =
 "                         one of these CA certificates (a PEM bundle or DER;\n"
 "                         repeatable), as a kernel with\n"
 "                         CONFIG_ELFSIG_TRUSTED_KEYS trusting them would\n"
+"      --srk-name HEX     sign-pcr-policy without the machine's policy: the\n"
+"                         machine (its SRK name, from elfsig-tpm srkname\n"
+"                         there), with --pcrs and --generation\n"
 "      --public-key PEM   pcrsig: the systemd key (.pcrpkey)\n"
 "      --expect-key FPR   migrate: a key (sha256:HEX, as show prints it) the\n"
 "                         operator confirms; repeat for each: a version 1\n"
 "                         enrolment migrates only if these are exactly its keys\n"
+"      --json             show, check: one JSON object on stdout\n"
 "  -f, --force            create: replace an existing policy; counter,\n"
 "                         create, migrate: may lower the machine's epoch\n"
 "  -h, --help             this help\n"
@@ -161,7 +165,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 	enum { OPT_PCRS = 256, OPT_MEASURE, OPT_VALUES, OPT_SRK, OPT_SIG,
 	       OPT_AUTH, OPT_PCRPOL, OPT_EVLOG, OPT_REPLACE, OPT_PLATFORM_CA,
 	       OPT_COUNTER, OPT_NV, OPT_GEN, OPT_BUMP, OPT_PUBKEY,
-	       OPT_EXPECT };
+	       OPT_EXPECT, OPT_SRK_NAME, OPT_JSON };
 	static const struct option longopts[] = {
 		{ "dir",	 required_argument, NULL, 'd' },
 		{ "policy",	 required_argument, NULL, 'p' },
@@ -185,6 +189,8 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		{ "bump",	 no_argument,	    NULL, OPT_BUMP },
 		{ "public-key",	 required_argument, NULL, OPT_PUBKEY },
 		{ "expect-key",	 required_argument, NULL, OPT_EXPECT },
+		{ "srk-name",	 required_argument, NULL, OPT_SRK_NAME },
+		{ "json",	 no_argument,	    NULL, OPT_JSON },
 		{ "force",	 no_argument,	    NULL, 'f' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -217,6 +223,7 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		case OPT_VALUES: o->e.pcr_values = optarg; break;
 		case OPT_COUNTER: o->e.counter_path = optarg; break;
 		case OPT_BUMP: o->bump = true; break;
+		case OPT_JSON: o->json = true; break;
 		case OPT_PUBKEY: o->public_key = optarg; break;
 		case OPT_EXPECT: {
 			uint8_t fp[KL_FP_LEN];
@@ -228,6 +235,11 @@ int parse_opts(struct opts *o, int argc, char **argv)
 			o->expect_key[o->nexpect_key++] = optarg;
 			break;
 		}
+		case OPT_SRK_NAME:
+			if (kl_parse_srk_name(optarg, o->srk_name,
+					      &o->srk_name_len))
+				return usage_err("--srk-name: expected the machine's SRK name, 68 hex digits (elfsig-tpm srkname on it)");
+			break;
 		case OPT_GEN:
 			if (kl_parse_generation(optarg, &o->generation))
 				return usage_err("--generation: expected 0..1000000000");
@@ -281,6 +293,10 @@ int parse_opts(struct opts *o, int argc, char **argv)
 		return usage_err("--bump: only with epoch, without --generation");
 	if (o->nexpect_key && strcmp(argv[0], "migrate"))
 		return usage_err("--expect-key: only with migrate");
+	if (o->json && strcmp(argv[0], "show") && strcmp(argv[0], "check"))
+		return usage_err("--json: only with show and check");
+	if (o->srk_name_len && strcmp(argv[0], "sign-pcr-policy"))
+		return usage_err("--srk-name: only with sign-pcr-policy");
 	if (o->public_key && strcmp(argv[0], "pcrsig"))
 		return usage_err("--public-key: only with pcrsig");
 	if (o->nplatform_ca && strcmp(argv[0], "create") &&
@@ -347,29 +363,35 @@ int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
 	return common_unhex(arg, strlen(arg), fp, KL_FP_LEN) ? -EINVAL : 0;
 }
 
+int arg_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
+{
+	struct kl_cert c = { 0 };
+	int err;
+
+	if (!strncmp(arg, "sha256:", 7)) {
+		if (!parse_fingerprint(arg, fp))
+			return 0;
+		fprintf(stderr, "%s: %s: expected sha256:<64 hex digits>\n",
+			PROG, arg);
+		return -EINVAL;
+	}
+	err = kl_cert_load(AT_FDCWD, arg, &c) ? -EBADMSG : 0;
+	if (!err)
+		memcpy(fp, c.fp, KL_FP_LEN);
+	kl_cert_clear(&c);
+	return err;
+}
+
 int remove_keys(struct kl_policy *pol, int n, char **args)
 {
 	char hex[2 * KL_FP_LEN + 1];
 	uint8_t fp[KL_FP_LEN];
-	int i;
+	int i, err;
 
 	for (i = 0; i < n; i++) {
-		if (!strncmp(args[i], "sha256:", 7)) {
-			if (parse_fingerprint(args[i], fp)) {
-				fprintf(stderr, "%s: %s: expected sha256:<64 hex digits>\n",
-					PROG, args[i]);
-				return -EINVAL;
-			}
-		} else {
-			struct kl_cert c = { 0 };
-
-			if (kl_cert_load(AT_FDCWD, args[i], &c)) {
-				kl_cert_clear(&c);
-				return -EBADMSG;
-			}
-			memcpy(fp, c.fp, KL_FP_LEN);
-			kl_cert_clear(&c);
-		}
+		err = arg_fingerprint(args[i], fp);
+		if (err)
+			return err;
 		common_hex(fp, KL_FP_LEN, hex);
 		if (kl_policy_remove(pol, fp)) {
 			fprintf(stderr, "%s: sha256:%s is not enrolled\n", PROG,
@@ -460,6 +482,15 @@ static void print_policy(const struct kl_policy *pol, const struct opts *o)
 	elfsig_tpm_pcrsel_format(&pol->sel, sel, sizeof(sel));
 	printf("%s: %zu key%s, PCRs %s; signed in %s\n", o->e.policy_path,
 	       pol->nkeys, pol->nkeys == 1 ? "" : "s", sel, o->e.sig_path);
+}
+
+int need_policy(const struct opts *o, const char *cmd, const char *instead)
+{
+	if (!access(o->e.policy_path, F_OK) || errno != ENOENT)
+		return 0;
+	fprintf(stderr, "%s: %s: no machine's policy at %s: give a copy of the machine's enrolment directory (--dir) or %s\n",
+		PROG, cmd, o->e.policy_path, instead);
+	return EXIT_FAIL;
 }
 
 const char *values_source(const struct opts *o)

@@ -2,12 +2,61 @@
 /* cmd_create.c - elfsig-enroll create: a new enrolment, signed and sealed. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cmd.h"
+
+/* The enrolment directory: a directory (never a symlink: the machine's
+ * trust would live wherever it points), or missing and made (0755, as
+ * /etc is); what create writes inside it is world-readable, as the loader
+ * and `check` need, and never secret. */
+static int enrolment_dir(const char *dir, bool make)
+{
+	struct stat st;
+
+	if (!lstat(dir, &st)) {
+		if (S_ISLNK(st.st_mode)) {
+			fprintf(stderr, "%s: %s: is a symbolic link, not a directory: refused\n",
+				PROG, dir);
+			return EXIT_FAIL;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "%s: %s: exists and is not a directory\n",
+				PROG, dir);
+			return EXIT_FAIL;
+		}
+		return 0;
+	}
+	if (errno != ENOENT) {
+		fprintf(stderr, "%s: %s: %s\n", PROG, dir, strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (make && mkdir(dir, 0755)) {
+		fprintf(stderr, "%s: %s: cannot create: %s\n", PROG, dir,
+			strerror(errno));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* Does create write anything under --dir (a path not given by itself)? */
+static bool uses_dir(const struct opts *o)
+{
+	const char *paths[] = { o->e.policy_path,
+				o->e.sealed_path, o->e.authority_path,
+				o->e.pcrpol_dir, o->e.counter_path };
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++)
+		for (j = 0; j < ARRAY_SIZE(o->defaults); j++)
+			if (paths[i] == o->defaults[j])
+				return true;
+	return false;
+}
 
 int cmd_create(struct opts *o, int argc, char **argv)
 {
@@ -18,6 +67,8 @@ int cmd_create(struct opts *o, int argc, char **argv)
 
 	if (argc < 1)
 		return usage_err("create: no certificate given");
+	if (uses_dir(o) && enrolment_dir(o->dir, false))
+		return EXIT_FAIL;
 	if (!o->force && !stat(o->e.policy_path, &st)) {
 		fprintf(stderr, "%s: %s exists (use add/remove, or --force)\n",
 			PROG, o->e.policy_path);
@@ -36,7 +87,9 @@ int cmd_create(struct opts *o, int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = EXIT_FAIL;
-	if (!add_certs(&pol, argc, argv))
+	/* Made only now, once the inputs are known good. */
+	if (!add_certs(&pol, argc, argv) && 
+	    (!uses_dir(o) || !enrolment_dir(o->dir, true)))
 		ret = write_enrolment(&pol, o, &s);
 	signer_free(&s);
 	kl_policy_free(&pol);

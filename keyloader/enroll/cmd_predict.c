@@ -26,6 +26,8 @@ int cmd_predict(struct opts *o, int argc, char **argv)
 		if (elfsig_tpm_pcrsel_parse(o->pcrs, &sel))
 			return EXIT_USAGE;
 	} else {
+		if (need_policy(o, "predict", "--pcrs SEL"))
+			return EXIT_FAIL;
 		if (load_verified(o, NULL, &pol, &a))
 			return EXIT_FAIL;
 		sel = pol.sel;

@@ -11,8 +11,8 @@
 
 int cmd_sign_pcr_policy(struct opts *o, int argc, char **argv)
 {
-	struct kl_authority a;
-	struct kl_policy pol;
+	struct kl_authority a = { 0 };
+	struct kl_policy pol = { 0 };
 	struct kl_signer s;
 	struct kl_out out = { 0 };
 	char *text = NULL, *path = NULL;
@@ -21,13 +21,29 @@ int cmd_sign_pcr_policy(struct opts *o, int argc, char **argv)
 
 	if (argc)
 		return usage_err("sign-pcr-policy: no arguments expected");
-	if (o->pcrs_set || o->measure_set)
-		return usage_err("sign-pcr-policy: the PCRs are the policy's (change them with add or remove --pcrs)");
+	if (o->measure_set)
+		return usage_err("sign-pcr-policy: --measure-pcr is the policy's");
+	if (o->srk_name_len && (!o->pcrs_set || !o->generation_set))
+		return usage_err("sign-pcr-policy --srk-name: --pcrs and --generation are needed too (the machine's policy is not read)");
+	if (!o->srk_name_len && o->pcrs_set)
+		return usage_err("sign-pcr-policy: the PCRs are the policy's (change them with add or remove --pcrs; without the policy: --srk-name)");
+	if (!o->srk_name_len &&
+	    need_policy(o, "sign-pcr-policy", "--srk-name NAME --pcrs SEL --generation N"))
+		return EXIT_FAIL;
 	ret = signer_load(o, "sign-pcr-policy", &s);
 	if (ret)
 		return ret;
-	/* The selection comes from the signed policy, as the loader's will. */
-	ret = load_verified(o, &s, &pol, &a);
+	if (o->srk_name_len) {
+		/* The machine as the operator names it: its policy, which
+		 * the loader checks the PCR policy against, is not here. */
+		ret = elfsig_tpm_pcrsel_parse(o->pcrs, &pol.sel) ? EXIT_USAGE : 0;
+		memcpy(pol.srk_name, o->srk_name, o->srk_name_len);
+		pol.srk_name_len = o->srk_name_len;
+	} else {
+		/* The selection and the machine come from the signed policy,
+		 * as the loader's will. */
+		ret = load_verified(o, &s, &pol, &a);
+	}
 	if (ret)
 		goto out;
 	ret = EXIT_FAIL;

@@ -847,6 +847,33 @@ long kl_pcr_policies_match(struct elfsig_tpm *tpm,
 const char *kl_counter_reason(int err);
 
 /* ---- enroll.c ---- */
+/*
+ * Exit statuses of elfsig-keyloader (docs/keyloader.md), which
+ * `elfsig-enroll check` shares where the cause is the same.
+ */
+enum kl_exit {
+	KL_EXIT_OK		= 0,	/* every enrolled key loaded / would load */
+	KL_EXIT_PARTIAL		= 1,	/* some files refused */
+	KL_EXIT_USAGE		= 2,
+	KL_EXIT_INPUT		= 3,	/* a file missing, unreadable, malformed */
+	KL_EXIT_TPM		= 4,	/* TPM missing, unreachable or failing */
+	KL_EXIT_UNSEAL		= 5,	/* no signed PCR policy matches */
+	KL_EXIT_POLICY		= 6,	/* not the authority's, or its machine's */
+	KL_EXIT_KEYRING		= 7,
+	KL_EXIT_UNLOCKED	= 8,
+	KL_EXIT_MEASURE		= 9,
+	KL_EXIT_TIMEOUT		= 10,
+	KL_EXIT_SRK		= 11,	/* another storage root key */
+	KL_EXIT_FOREIGN		= 12,
+	KL_EXIT_ROLLBACK	= 13,	/* revoked, or the counter disagrees */
+};
+/**
+ * kl_exit_word() - the word for an exit status ("ok", "rollback", ...)
+ * @status: the status
+ * Return: the word, or "?" for a status not in the table.
+ */
+const char *kl_exit_word(int status);
+
 struct kl_enroll_opts {
 	const char *policy_path;
 	const char *sig_path;		/* the policy's detached signature */

@@ -295,3 +295,22 @@ int kl_check_machine(const char *path, const uint8_t *name, size_t name_len,
 	       path);
 	return -EBADE;
 }
+
+const char *kl_exit_word(int status)
+{
+	static const char *const word[] = {
+		[KL_EXIT_OK] = "ok", [KL_EXIT_PARTIAL] = "partial",
+		[KL_EXIT_USAGE] = "usage", [KL_EXIT_INPUT] = "bad-input",
+		[KL_EXIT_TPM] = "tpm-error", [KL_EXIT_UNSEAL] = "pcr-mismatch",
+		[KL_EXIT_POLICY] = "policy-mismatch",
+		[KL_EXIT_KEYRING] = "keyring-error",
+		[KL_EXIT_UNLOCKED] = "unlocked",
+		[KL_EXIT_MEASURE] = "measure-error",
+		[KL_EXIT_TIMEOUT] = "timeout", [KL_EXIT_SRK] = "srk-mismatch",
+		[KL_EXIT_FOREIGN] = "foreign-keys",
+		[KL_EXIT_ROLLBACK] = "rollback",
+	};
+
+	return status >= 0 && (size_t)status < ARRAY_SIZE(word) && word[status] ?
+	       word[status] : "?";
+}

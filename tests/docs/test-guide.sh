@@ -6,8 +6,10 @@
 # tools first on PATH and the inputs the guide's text assumes: dist/ with
 # two programs, a rootfs/ tree, a hello_2.10-3_amd64.deb, an OpenPGP key
 # for the apt repository (GNUPGHOME). The swtpm the guide starts gets a
-# free port pair instead of 2321/2322. The first command that fails stops
-# the run, named by its block's line in the guide.
+# free port pair instead of 2321/2322, and the machine's /etc/elfsig is
+# etc-elfsig in the scratch directory (create makes it). The first
+# command that fails stops the run, named by its block's line in the
+# guide.
 set -u
 . "$(dirname "$0")/../lib.sh"
 
@@ -54,6 +56,7 @@ gpg --batch --quiet --passphrase '' --quick-gen-key 'Example apt repository' ed2
 port=$(t_free_port) || { t_fail "a free port for the guide's swtpm"; exit 0; }
 python3 "$TOP/tests/docs/guide-blocks.py" "$TOP/docs/guide.md" \
 	--sub "port=2321" "port=$port" --sub "port=2322" "port=$((port + 1))" \
+	--sub "--dir /etc/elfsig" "--dir etc-elfsig" \
 	> "$T_TMP/guide.sh" 2>"$T_TMP/extract.err" ||
 	{ t_fail "docs/guide.md: its blocks and markers" "$(cat "$T_TMP/extract.err")"; exit 0; }
 # The guide's swtpm writes its pid here; stop it however the run ends.
@@ -62,6 +65,25 @@ t_on_exit "[ -s '$W/swtpm.pid' ] && kill \$(cat '$W/swtpm.pid') 2>/dev/null"
 	PATH="$BUILD:$PATH" bash "$T_TMP/guide.sh" 3>&1 >"$T_TMP/guide.log" 2>&1) > "$T_TMP/result"
 rc=$?
 cat "$T_TMP/result"
+# What the enrolment blocks left: the directory create made, the policy
+# after remove + resign (generation 1, release.pem's key gone), and the
+# PCR policy signed from the SRK name alone, for that machine.
+if [ $rc = 0 ]; then
+	E=$W/etc-elfsig
+	[ "$(stat -c %a "$E" 2>/dev/null)" = 755 ] && grep -qx "generation 1" "$E/policy" &&
+	[ "$(grep -c '^key ' "$E/policy")" = 1 ] &&
+	grep -qx "key sha256:$(openssl x509 -in "$W/release-next.pem" -outform DER | sha256sum | cut -d' ' -f1)" "$E/policy" &&
+	grep -qx "srk $(cat "$W/machine.srk")" "$W/kernel-6.12.9.pcrpol" &&
+	grep -qx "generation 1" "$W/kernel-6.12.9.pcrpol" &&
+		t_pass "the guide's enrolment: the directory made, release.pem removed at generation 1, the PCR policy for the machine" ||
+		t_fail "the guide's enrolment" "$(cat "$E/policy" "$W/kernel-6.12.9.pcrpol" 2>&1 | tr '\n' '|')"
+	# The machine checks the PCR policy signed without its files.
+	cp "$W/kernel-6.12.9.pcrpol" "$E/pcr-policies/"
+	out=$(cd "$W" && TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=$port "$BUILD/elfsig-enroll" check --json --dir etc-elfsig 2>&1)
+	[[ $out == *'"status":0,"word":"ok"'* ]] &&
+		t_pass "the guide's machine opens its enrolment (check --json: ok)" ||
+		t_fail "the guide's machine opens its enrolment" "$out"
+fi
 if [ $rc != 0 ]; then
 	grep -q '^FAIL: ' "$T_TMP/result" || t_fail "docs/guide.md" "the run ended with exit $rc"
 	echo "# the block's last output lines:"

@@ -178,3 +178,23 @@ kl_mkinitramfs() {
 		mkinitramfs -d "$3" -o "$4" "$2"
 	' sh "$ovl" 0.0.0-elfsig-test "$1" "$2" "${3:-}" > "$2.log" 2>&1
 }
+
+# kl_check NAME STATUS LINE ENROLL-CHECK-OPTIONS...: `elfsig-enroll check`
+# exits with STATUS (the loader's status for the same cause) and prints
+# LINE (a glob) among its lines.
+kl_check() {
+	local name=$1 rc=$2 line=$3 out got l found=
+	shift 3
+	out=$(timeout 30 "$ENROLL" check "$@" 2>&1); got=$?
+	while IFS= read -r l; do
+		# shellcheck disable=SC2053 # a glob on purpose
+		[[ $l == $line ]] && found=1
+	done <<<"$out"
+	if [ "$got" != "$rc" ]; then
+		t_fail "$name" "exit $got, expected $rc: $(tr '\n' '|' <<<"$out")"
+	elif [ -z "$found" ]; then
+		t_fail "$name" "no line '$line' in: $(tr '\n' '|' <<<"$out")"
+	else
+		t_pass "$name"
+	fi
+}

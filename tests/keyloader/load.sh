@@ -271,14 +271,14 @@ if case_setup rotate k1.pem k2.pem k3.pem; then
 	P=(-d "$D" -K "$T_TMP/auth.key")
 	sealed_sum=$(sha256sum < "$D/policy.sealed")
 	"$ENROLL" remove "${P[@]}" "$T_TMP/k2.pem" >/dev/null &&
-	run_loader && expect "remove k2: k1 and k3 load (k2 refused)" 1 2
+	run_loader && expect "remove k2: k1 and k3 load (k2's certificate moved aside)" 0 2
 	KR=$(keyctl newring kr-add @s)
-	cp "$T_TMP/k4.der" "$D/certs/"; rm "$D/certs/k2.pem"
+	cp "$T_TMP/k4.der" "$D/certs/"
 	"$ENROLL" add "${P[@]}" "$T_TMP/k4.der" >/dev/null &&
 	run_loader && expect "add k4: k1, k3, k4 load" 0 3
 	KR=$(keyctl newring kr-remove-fp @s)
 	"$ENROLL" remove "${P[@]}" "sha256:$(kl_fp k4)" >/dev/null &&
-	rm "$D/certs/k4.der" && run_loader && expect "remove by fingerprint" 0 2
+	run_loader && expect "remove by fingerprint" 0 2
 	[ "$(sha256sum < "$D/policy.sealed")" = "$sealed_sum" ] &&
 		t_pass "add and remove only sign: the sealed object is unchanged" ||
 		t_fail "add and remove only sign: the sealed object is unchanged"
@@ -301,6 +301,16 @@ if case_setup rotate k1.pem k2.pem k3.pem; then
 	[ "$(sha256sum < "$D/policy.sealed")" = "$sealed_sum" ] &&
 		t_pass "the update took no TPM write: the sealed object is unchanged" ||
 		t_fail "the update took no TPM write: the sealed object is unchanged"
+	kl_check "enroll check: status 0 in the next state, names its policy" 0 \
+		"*unseals under $D/pcr-policies/next.pcrpol" -d "$D"
+	out=$("$ENROLL" check --json -d "$D" 2>/dev/null); rc=$?
+	[ "$rc" = 0 ] && python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["status"] == 0 and j["word"] == "ok" and j["epoch"] == 0, j
+assert j["unsealed_under"] == sys.argv[2] + "/pcr-policies/next.pcrpol", j' "$out" "$D" &&
+		t_pass "enroll check --json: status 0, ok, the PCR policy" ||
+		t_fail "enroll check --json: status 0" "exit $rc: $out"
 	"$ENROLL" check -d "$D" >"$D/out" 2>&1 &&
 		grep -q "unseals under $D/pcr-policies/next.pcrpol" "$D/out" &&
 		t_pass "enroll check: passes in the next state, names its policy" ||
@@ -310,9 +320,15 @@ if case_setup rotate k1.pem k2.pem k3.pem; then
 	KR=$(keyctl newring kr-unsigned @s)
 	run_loader
 	expect "a PCR state nobody signed: 0 keys, locked" 5 0
-	"$ENROLL" check -d "$D" >"$D/out" 2>&1 &&
-		t_fail "enroll check: fails in an unsigned state" ||
-		t_pass "enroll check: fails in an unsigned state"
+	kl_check "enroll check in an unsigned state: status 5 as the loader" 5 \
+		"elfsig-enroll: PCR policy not satisfied: the current PCR values match none of the 2 signed PCR policies" -d "$D"
+	out=$("$ENROLL" check --json -d "$D" 2>/dev/null); rc=$?
+	[ "$rc" = 5 ] && python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["status"] == 5 and j["word"] == "pcr-mismatch" and "unsealed_under" not in j, j' "$out" &&
+		t_pass "enroll check --json in an unsigned state: status 5, pcr-mismatch" ||
+		t_fail "enroll check --json in an unsigned state" "exit $rc: $out"
 	# Move to another selection and measurement PCR: one command, which
 	# signs a PCR policy for the new selection too.
 	"$ENROLL" add "${P[@]}" "$T_TMP/k1.pem" --pcrs sha256:0,7 --measure-pcr 14 >"$D/out" 2>&1 &&
@@ -541,6 +557,60 @@ if case_setup fifo-log k1.pem; then
 		t_fail "an event log that is a FIFO: the reason is said" "$(cat "$D/out")"
 else
 	t_fail fifo-log "enrol failed"
+fi
+
+# 22. create --dir makes a missing directory (and pcr-policies in it)
+# with the modes the loader reads; a --dir that is a file or a symlink is
+# refused with one line, nothing written.
+D=$T_TMP/newdir/etc-elfsig
+out=$(cd "$T_TMP" && "$ENROLL" create -d "$D" -K "$T_TMP/auth.key" k1.pem 2>&1 >/dev/null); rc=$?
+if [ "$rc" = 1 ] && [ "$out" = "elfsig-enroll: $D: cannot create: No such file or directory" ]; then
+	t_pass "create --dir whose parent is missing: one line, status 1"
+else
+	t_fail "create --dir whose parent is missing" "exit $rc: $out"
+fi
+mkdir -p "$T_TMP/newdir"
+if (cd "$T_TMP" && "$ENROLL" create -d "$D" -K "$T_TMP/auth.key" k1.pem) >"$T_TMP/newdir.out" 2>&1 &&
+   [ "$(stat -c %a "$D")" = 755 ] && [ "$(stat -c %a "$D/pcr-policies")" = 755 ] &&
+   [ -s "$D/policy" ] && [ -s "$D/policy.sealed" ]; then
+	mkdir -p "$D/certs" && cp "$T_TMP/k1.pem" "$D/certs/"
+	KR=$(keyctl newring kr-newdir @s)
+	run_loader
+	expect "create --dir into a missing directory: made 0755, the loader loads it" 0 1
+else
+	t_fail "create --dir into a missing directory" "$(tr '\n' '|' < "$T_TMP/newdir.out")"
+fi
+touch "$T_TMP/afile"
+ln -s "$T_TMP/newdir" "$T_TMP/alink"
+for bad in afile alink; do
+	out=$(cd "$T_TMP" && "$ENROLL" create -d "$T_TMP/$bad" -K "$T_TMP/auth.key" k1.pem 2>&1); rc=$?
+	case $bad in
+	afile) want="elfsig-enroll: $T_TMP/afile: exists and is not a directory" ;;
+	alink) want="elfsig-enroll: $T_TMP/alink: is a symbolic link, not a directory: refused" ;;
+	esac
+	if [ "$rc" = 1 ] && [ "$out" = "$want" ] && [ ! -e "$T_TMP/newdir/policy" ]; then
+		t_pass "create --dir on a $bad: one line, status 1, nothing written"
+	else
+		t_fail "create --dir on a $bad" "exit $rc: $out"
+	fi
+done
+
+# 23. remove moves the removed key's certificate out of certs/ (into
+# certs.removed/), so the next boot loads the rest with status 0, not
+# "partial"; a certificate given by its path in certs/ goes as well.
+if case_setup remove-certs k1.pem k2.der k3.pem; then
+	"$ENROLL" remove -d "$D" -K "$T_TMP/auth.key" "sha256:$(kl_fp k2)" "$D/certs/k3.pem" \
+		>"$D/remove.out" 2>&1; rc=$?
+	if [ "$rc" = 0 ] && [ -f "$D/certs.removed/k2.der" ] && [ -f "$D/certs.removed/k3.pem" ] &&
+	   [ "$(cd "$D/certs" && echo *)" = k1.pem ] && grep -qxF "$D/certs/k2.der: moved to $D/certs.removed/" "$D/remove.out"; then
+		t_pass "remove: the removed certificates moved to certs.removed/"
+	else
+		t_fail "remove: the removed certificates moved to certs.removed/" "exit $rc: $(tr '\n' '|' < "$D/remove.out"); certs: $(cd "$D/certs" && echo *)"
+	fi
+	run_loader
+	expect "after remove: the boot loads the remaining key, status 0 (not partial)" 0 1
+else
+	t_fail remove-certs "enrol failed"
 fi
 
 # 16. What the lookup by name relies on: no process can make a keyring

@@ -183,4 +183,34 @@ head -c 3000 /dev/urandom > "$C"; cert_refused "random bytes" "$C" "not an X.509
 : > "$C"; cert_refused "empty file" "$C" "empty file"
 rm -f "$C"; mkfifo "$C"; cert_refused "a FIFO (no hang)" "$C" "not a regular file"
 
+# show --json: one valid JSON object for any subject bytes (a quote, a
+# backslash, bytes that are not UTF-8, U+2028; the parser refuses control
+# bytes), the same
+# keys and fields as the text.
+rm -rf "$P"
+printf "$H\npcrs sha256:0,2,4,7\nmeasure-pcr 13\n\n# CN=a\"b\\\\c d\377e\342\200\250f\nkey sha256:%s\nkey sha256:%s\n" "$FP1" "$FP2" > "$P"
+out=$("$ENROLL" show --json -p "$P" 2>&1); rc=$?
+if [ "$rc" = 0 ] && python3 - "$out" "$FP1" "$FP2" "$AFP" "$SRK" <<'PY'
+import json, sys
+out, fp1, fp2, afp, srk = sys.argv[1:]
+assert out.count("\n") == 0, "one line"
+j = json.loads(out)
+assert j["version"] == 4 and j["pcrs"] == "sha256:0,2,4,7" and j["measure_pcr"] == 13, j
+assert j["generation"] == 7 and j["authority"] == "sha256:" + afp and j["srk"] == srk, j
+assert [k["fingerprint"] for k in j["keys"]] == ["sha256:" + fp1, "sha256:" + fp2], j
+assert j["keys"][0]["subject"] == 'CN=a"b\\\\c d\\377e\\342\\200\\250f', repr(j["keys"][0]["subject"])
+assert j["keys"][1]["subject"] == "", j
+PY
+then
+	t_pass "show --json: valid JSON for any subject bytes, the same fields"
+else
+	t_fail "show --json" "exit $rc: $out"
+fi
+out=$("$ENROLL" show --json -p "$T_TMP/nonexistent" 2>/dev/null); rc=$?
+[ "$rc" = 1 ] && [ -z "$out" ] && t_pass "show --json on a missing policy: status 1, nothing on stdout" ||
+	t_fail "show --json on a missing policy" "exit $rc: $out"
+out=$("$ENROLL" add --json -p "$P" k1.pem 2>&1); rc=$?
+[ "$rc" = 2 ] && [[ $out == "elfsig-enroll: --json: only with show and check"* ]] &&
+	t_pass "--json with another command: usage error" || t_fail "--json with another command" "exit $rc: $out"
+
 exit 0

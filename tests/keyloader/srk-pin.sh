@@ -64,11 +64,14 @@ PY
 			t_pass "another TPM: the reason, the status word, the measured outcome, nothing left loaded" ||
 			t_fail "another TPM: the reason, the status word, the measured outcome, nothing left loaded" \
 				"$(tr '\n' '|' < "$D/out") $(cat "$D/events")"
-		out=$("$ENROLL" check -d "$D" -T "$TPM_B" 2>&1) &&
-			t_fail "enroll check on another TPM fails" "$out" ||
-			{ [[ $out == *"storage root key is not the pinned one"* ]] &&
-			  t_pass "enroll check on another TPM fails" ||
-			  t_fail "enroll check on another TPM fails" "$out"; }
+		kl_check "enroll check on another TPM: status 11 as the loader" 11 \
+			"*storage root key is not the pinned one*" -d "$D" -T "$TPM_B"
+		kl_check "enroll check with no TPM reachable: status 4 as the loader" 4 \
+			"elfsig-enroll: *" -d "$D" -T swtpm:host=127.0.0.1,port=1
+		mv "$D/policy.sealed" "$D/policy.sealed.away"
+		kl_check "enroll check without the sealed object: status 3 as the loader" 3 \
+			"*$D/policy.sealed*" -d "$D"
+		mv "$D/policy.sealed.away" "$D/policy.sealed"
 	else
 		t_fail "another TPM" "second swtpm did not start"
 	fi
@@ -274,5 +277,48 @@ if [ -n "${TPM_B:-}" ] && enrol mach-a && A=$D && enrol mach-b -T "$TPM_B" && B=
 	kl_expect "machine A's own files still load on A" 0 2
 else
 	t_fail "machine binding" "enrolments on two swtpms failed: $(cat "$D/enroll.out" 2>/dev/null)"
+fi
+
+# 6. A signing host holds no machine's files: without them,
+# sign-pcr-policy and predict say in one line what they need; with the
+# machine's SRK name (elfsig-tpm srkname there), its PCRs and generation,
+# sign-pcr-policy signs for it, with no TPM reachable, and the loader on
+# that machine unseals under the file.
+S=$T_TMP/signing-host
+mkdir -p "$S"
+if [ -d "${A:-}" ] && (export TPM2TOOLS_TCTI=$TPM_A
+	"$BUILD/elfsig-tpm" srkname > "$S/a.srk" &&
+	"$BUILD/elfsig-tpm" pcrread "$(sed -n 's/^pcrs //p' "$A/policy")" > "$S/a.pcrs"); then
+	out=$(cd "$S" && "$ENROLL" sign-pcr-policy -d "$S/etc" -K "$T_TMP/auth.key" \
+		--pcr-values a.pcrs -o a.pcrpol 2>&1); rc=$?
+	[ "$rc" = 1 ] && [ ! -e "$S/a.pcrpol" ] &&
+	[ "$out" = "elfsig-enroll: sign-pcr-policy: no machine's policy at $S/etc/policy: give a copy of the machine's enrolment directory (--dir) or --srk-name NAME --pcrs SEL --generation N" ] &&
+		t_pass "sign-pcr-policy without the machine's files: status 1, one line naming what it needs" ||
+		t_fail "sign-pcr-policy without the machine's files" "exit $rc: $out"
+	out=$("$ENROLL" predict -d "$S/etc" --event-log /dev/null 2>&1); rc=$?
+	[ "$rc" = 1 ] &&
+	[ "$out" = "elfsig-enroll: predict: no machine's policy at $S/etc/policy: give a copy of the machine's enrolment directory (--dir) or --pcrs SEL" ] &&
+		t_pass "predict without the machine's files: status 1, one line naming what it needs" ||
+		t_fail "predict without the machine's files" "exit $rc: $out"
+	out=$("$ENROLL" sign-pcr-policy -d "$S/etc" -K "$T_TMP/auth.key" --srk-name "$(cat "$S/a.srk")" \
+		--pcr-values "$S/a.pcrs" -o "$S/a.pcrpol" 2>&1); rc=$?
+	[ "$rc" = 2 ] && [[ $out == *"--srk-name: --pcrs and --generation are needed too"* ]] &&
+		t_pass "sign-pcr-policy --srk-name without --pcrs and --generation: usage error" ||
+		t_fail "sign-pcr-policy --srk-name without --pcrs and --generation" "exit $rc: $out"
+	TPM2TOOLS_TCTI=swtpm:host=127.0.0.1,port=1 "$ENROLL" sign-pcr-policy -d "$S/etc" \
+		-K "$T_TMP/auth.key" --srk-name "$(cat "$S/a.srk")" \
+		--pcrs "$(sed -n 's/^pcrs //p' "$A/policy")" \
+		--generation "$(sed -n 's/^generation //p' "$A/policy")" \
+		--pcr-values "$S/a.pcrs" -o "$S/a.pcrpol" >"$S/out" 2>&1 &&
+		[ ! -e "$S/etc" ] ||
+		t_fail "sign-pcr-policy --srk-name on a host without a TPM" "$(cat "$S/out")"
+	rm -f "$A"/pcr-policies/*
+	cp "$S/a.pcrpol" "$A/pcr-policies/"
+	D=$A
+	kl_load signing-host
+	kl_expect "a PCR policy signed on a host without machine A's files loads on A" 0 2 \
+		"elfsig-keyloader: enrolment unsealed under $A/pcr-policies/a.pcrpol*"
+else
+	t_fail "signing host" "machine A's enrolment, SRK name and PCRs"
 fi
 exit 0
