@@ -161,6 +161,27 @@ static int load_provider(struct elfsig_key *s, const char *name)
 	return 0;
 }
 
+/*
+ * Loading any provider stops OpenSSL from activating its default one on
+ * its own, so the default provider is loaded explicitly before the
+ * others, and for the rest of the process: were it unloaded with the key,
+ * every later digest of the process (the library's, its caller's) would
+ * fail, and OpenSSL's one-shot SHA256() fails without a word.
+ */
+static int keep_default_provider(void)
+{
+	static OSSL_PROVIDER *dflt;
+
+	if (dflt)
+		return 0;
+	dflt = OSSL_PROVIDER_load(NULL, "default");
+	if (!dflt) {
+		elfsig_err_ssl("cannot load the OpenSSL provider 'default'");
+		return -ENOPKG;
+	}
+	return 0;
+}
+
 /* Does the key name need the tpm2 provider? */
 static bool is_tpm_key(const char *key)
 {
@@ -187,8 +208,7 @@ static int setup_providers(struct elfsig_key *s,
 	OSSL_PROVIDER *p_tpm;
 	int ret;
 
-	/* Loading any provider stops the implicit default one: load it too. */
-	ret = load_provider(s, "default");
+	ret = keep_default_provider();
 	if (ret)
 		return ret;
 	if (is_tpm_key(o->key)) {

@@ -39,6 +39,21 @@ if cc -Wall -Werror $san -I"$TOP/signer" -o "$T_TMP/use" "$T_TMP/use.c" "$lib" -
 else
 	t_fail "a program links against libelfsig.so"
 fi
+# A key loaded and freed leaves the process able to hash (the default
+# OpenSSL provider outlives the key), whether or not OpenSSL had activated
+# it before.
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$T_TMP/life.key" 2>/dev/null
+# shellcheck disable=SC2086
+if cc -Wall -Werror $san -I"$TOP/signer" -o "$T_TMP/life" "$TOP/tests/signer/key-lifetime.c" "$lib" \
+	-lcrypto -Wl,-rpath,"$BUILD"; then
+	for first in "" first; do
+		out=$("$T_TMP/life" "$T_TMP/life.key" /bin/busybox $first 2>&1) &&
+			t_pass "digests work after elfsig_key_free()${first:+ (the default provider already active)}" ||
+			t_fail "digests work after elfsig_key_free()${first:+ (the default provider already active)}" "$out"
+	done
+else
+	t_fail "build tests/signer/key-lifetime.c against libelfsig.so"
+fi
 if command -v g++ >/dev/null; then
 	cp "$T_TMP/use.c" "$T_TMP/use.cc"
 	g++ -Wall -Werror -fsyntax-only -I"$TOP/signer" "$T_TMP/use.cc" &&
