@@ -13,6 +13,7 @@ SIGNER_SUITES := tests/signer/test-api.sh tests/signer/test-roundtrip.sh \
 CHECK_SUITES  += $(SIGNER_SUITES)
 ASAN_SUITES   += $(SIGNER_SUITES)
 CHECK_SUITES  += tests/docs/test-man.sh
+CHECK_SUITES  += tests/docs/test-drift.sh
 # docs/guide.md's shell blocks, run as written against a swtpm.
 CHECK_SUITES  += tests/docs/test-guide.sh
 # The loader on the patched kernel (needs make kernel: kernel/kernel.mk).

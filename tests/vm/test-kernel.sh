@@ -86,7 +86,7 @@ sign rsa2048 "$S/hello.prelock" "$G/hello" || ok=0
 sign p256 "$S/hello.p256" "$G/hello" --hash sha384 --keyid || ok=0
 sign rsa2048 "$S/hello.sha512" "$G/hello" --hash sha512 || ok=0
 sign rogue "$S/hello.rogue" "$G/hello" || ok=0
-sign rsa2048 "$S/hello-dyn.signed" "$G/hello-dyn" --allow-interp || ok=0
+sign rsa2048 "$S/hello-dyn.signed" "$G/hello-dyn" || ok=0
 sign rsa2048 "$S/hello-pie.signed" "$G/hello-pie" || ok=0
 sign rsa2048 "$S/big.signed" "$G/big" || ok=0
 sign rsa2048 "$S/probe.signed" "$G/probe" || ok=0
@@ -108,15 +108,15 @@ DROOT=$T_TMP/root
 D=$S/dyn
 mkdir -p "$DROOT/lib64" "$DROOT/lib/x86_64-linux-gnu" "$D/unsigned" "$D/text" "$D/data" "$S/deb"
 sign rsa2048 "$DROOT/lib64/ld-linux-x86-64.so.2" "$LDSO" &&
-sign rsa2048 "$DROOT/lib/x86_64-linux-gnu/libc.so.6" "$LIBC" --allow-interp &&
+sign rsa2048 "$DROOT/lib/x86_64-linux-gnu/libc.so.6" "$LIBC" &&
 cp "$LIBC" "$D/unsigned/libc.so.6" &&
 cp "$LDSO" "$D/ld.unsigned" &&
 cp "$DROOT/lib64/ld-linux-x86-64.so.2" "$D/ld.signed" &&
 cp "$G/dynprobe" "$G/dynprobe-ldx" "$G/dynmod.so" "$D/" &&
-sign rsa2048 "$D/dynprobe.signed" "$G/dynprobe" --allow-interp &&
-sign rsa2048 "$D/dynprobe-jit.signed" "$G/dynprobe-jit" --allow-interp &&
-sign rsa2048 "$D/dynprobe-ldx.signed" "$G/dynprobe-ldx" --allow-interp &&
-sign rsa2048 "$D/dynmod.so.signed" "$G/dynmod.so" --allow-interp &&
+sign rsa2048 "$D/dynprobe.signed" "$G/dynprobe" &&
+sign rsa2048 "$D/dynprobe-jit.signed" "$G/dynprobe-jit" &&
+sign rsa2048 "$D/dynprobe-ldx.signed" "$G/dynprobe-ldx" &&
+sign rsa2048 "$D/dynmod.so.signed" "$G/dynmod.so" &&
 cp "$G/dynprobe-xs" "$D/" &&
 sign rsa2048 "$D/dynprobe-xs.signed" "$G/dynprobe-xs" 2>/dev/null &&
 sign rsa2048 "$D/dynprobe-bignote.signed" "$G/dynprobe-bignote" 2>/dev/null ||
@@ -148,7 +148,7 @@ while read -r v; do
 done < "$S/notes.list"
 for b in sha256sum cat env dd; do
 	cp "/usr/bin/$b" "$S/deb/$b" &&
-	sign rsa2048 "$S/deb/$b.signed" "/usr/bin/$b" --allow-interp ||
+	sign rsa2048 "$S/deb/$b.signed" "/usr/bin/$b" ||
 		{ t_fail "signing Debian's $b" "signelf sign failed"; exit 0; }
 done
 # Tampered: a byte of libc's executable PT_LOAD, one of its writable
