@@ -21,7 +21,7 @@ RUNS=${1:-200}
 # shellcheck source=tests/bench/vm-bench-lib.sh
 . "$TOP/tests/bench/vm-bench-lib.sh"
 vm_bench_setup vm-dyn "$BUILD/vm/benchloop" "$BUILD/vm/dynprobe"
-sign() { "$BUILD/signelf" sign --key "$W/k.pem" --cert "$W/c.pem" --allow-interp -o "$1" "$2" >/dev/null; }
+sign() { "$BUILD/signelf" sign --key "$W/k.pem" --cert "$W/c.pem" -o "$1" "$2" >/dev/null; }
 R=$W/root
 mkdir -p "$R/lib64" "$R/lib/x86_64-linux-gnu"
 sign "$R/lib64/ld-linux-x86-64.so.2" "$(readlink -f /lib64/ld-linux-x86-64.so.2)"
