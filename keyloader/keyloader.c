@@ -95,7 +95,7 @@ struct run {
 	struct kl_pcrsig_entry *pcrsigs;
 	size_t npcrsigs;
 	struct elfsig_tpm_opts tpm_opts; /* pinned to the sealed object's SRK */
-	struct kl_cert *certs;
+	struct common_cert *certs;
 	size_t ncerts;
 	bool *selected;		/* per cert: enrolled and to be loaded */
 	/* TPM, keyring, measurement */
@@ -859,7 +859,7 @@ static void select_certs(struct run *r)
 		return;
 	}
 	for (i = 0; i < r->ncerts; i++) {
-		struct kl_cert *c = &r->certs[i];
+		struct common_cert *c = &r->certs[i];
 		char hex[2 * KL_FP_LEN + 1];
 		long k;
 
@@ -1052,6 +1052,7 @@ int main(int argc, char **argv)
 		return EXIT_LOADED;
 	}
 	kl_set_error_callback(lib_error, NULL);
+	common_set_error_callback(lib_error, NULL);
 	elfsig_tpm_set_error_callback(lib_error, NULL);
 	/* Our messages say what failed, on the console and in kmsg. */
 	common_tss_quiet();

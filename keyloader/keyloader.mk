@@ -3,7 +3,7 @@
 
 KL_PKGS      := tss2-esys tss2-rc tss2-mu tss2-tctildr libcrypto
 KL_CFLAGS    := $(shell pkg-config --cflags $(KL_PKGS) 2>/dev/null)
-KL_LIBS      := $(O)/libelfsig-tpm.a \
+KL_LIBS      := $(O)/libelfsig-common.a $(O)/libelfsig-tpm.a \
 		$(shell pkg-config --libs $(KL_PKGS) 2>/dev/null) -lkeyutils
 
 KL_LIB_SRCS  := keyloader/lib/util.c keyloader/lib/policy.c \
@@ -32,13 +32,15 @@ $(O)/libelfsig-keyloader.a: $(KL_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/elfsig-keyloader: $(O)/keyloader/keyloader.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+$(O)/elfsig-keyloader: $(O)/keyloader/keyloader.o $(O)/libelfsig-keyloader.a \
+		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
-# elfsig-enroll signs with the authority's key through libelfsig's
-# OSSL_STORE loader (file, TPM, PKCS#11); the loader only verifies.
-$(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a $(O)/libelfsig.a
-	$(CC) $(LDFLAGS) -o $@ $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(O)/libelfsig.a $(KL_LIBS)
+# elfsig-enroll signs with the authority's key through common's OSSL_STORE
+# loader (common/key.h: file, TPM, PKCS#11); the loader only verifies.
+$(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a \
+		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
+	$(CC) $(LDFLAGS) -o $@ $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
 
@@ -57,12 +59,14 @@ ASAN_SUITES  += tests/keyloader/unit.sh tests/keyloader/policy.sh \
 		tests/keyloader/prefilled.sh tests/keyloader/rollback.sh \
 		tests/keyloader/pcrsig.sh tests/keyloader/faults.sh
 
-$(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a
+$(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a \
+		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 $(O)/tests/keyloader/unit/keyring_find.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
 CHECK_PREREQS += $(O)/keyloader-unit/keyring-find
-$(O)/keyloader-unit/common-read: $(O)/tests/keyloader/unit/common_read.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+$(O)/keyloader-unit/common-read: $(O)/tests/keyloader/unit/common_read.o $(O)/libelfsig-keyloader.a \
+		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 $(O)/tests/keyloader/unit/common_read.o: CPPFLAGS += -Icommon
@@ -71,12 +75,13 @@ CHECK_PREREQS += $(O)/keyloader-unit/common-read
 # The parsers under libFuzzer (make fuzz-keyloader FUZZ_SECONDS=N), and a
 # replay build that make check runs over the seeds.
 KL_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Icommon -Itpm \
-		 -Ikeyloader/lib $(KL_CFLAGS)
+		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Icommon -Isigner \
+		 -Itpm -Ikeyloader/lib $(KL_CFLAGS)
 build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) keyloader/lib/kl.h
 	@mkdir -p $(dir $@)
 	$(or $(FUZZ_CC),clang) $(KL_FUZZ_FLAGS) -o $@ $< $(KL_LIB_SRCS) \
-		$(TPM_LIB_SRCS) $(COMMON_SRCS) $(filter-out $(O)/libelfsig-tpm.a,$(KL_LIBS))
+		$(TPM_LIB_SRCS) $(COMMON_ALL_SRCS) \
+		$(filter-out $(O)/libelfsig-common.a $(O)/libelfsig-tpm.a,$(KL_LIBS))
 
 .PHONY: fuzz-keyloader
 fuzz-keyloader: build/fuzz/fuzz-keyloader
@@ -90,7 +95,8 @@ fuzz-keyloader: build/fuzz/fuzz-keyloader
 FUZZ_TARGETS += fuzz-keyloader
 
 $(O)/keyloader-fuzz/replay-keyloader: $(O)/tests/keyloader/fuzz/fuzz_keyloader.o \
-		$(O)/tests/fuzz/standalone.o $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
+		$(O)/tests/fuzz/standalone.o $(O)/libelfsig-keyloader.a \
+		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(O)/libelfsig-keyloader.a $(KL_LIBS)
 $(O)/tests/keyloader/fuzz/fuzz_keyloader.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)

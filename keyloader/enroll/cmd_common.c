@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elfsig.h"
+#include "key.h"
 
 #include "cmd.h"
 
@@ -311,10 +311,10 @@ int add_certs(struct kl_policy *pol, int n, char **paths)
 	int i, err;
 
 	for (i = 0; i < n; i++) {
-		struct kl_cert c = { 0 };
+		struct common_cert c = { 0 };
 
 		if (kl_cert_load(AT_FDCWD, paths[i], &c)) {
-			kl_cert_clear(&c);
+			common_cert_clear(&c);
 			return -EBADMSG;
 		}
 		err = kl_policy_add(pol, c.fp, c.subject);
@@ -323,7 +323,7 @@ int add_certs(struct kl_policy *pol, int n, char **paths)
 			printf("already enrolled: sha256:%s %s\n", hex, c.subject);
 		else if (!err)
 			printf("adding sha256:%s %s\n", hex, c.subject);
-		kl_cert_clear(&c);
+		common_cert_clear(&c);
 		if (err < 0)
 			return err;
 	}
@@ -345,12 +345,12 @@ int check_platform_ca(const struct opts *o, int n, char **paths)
 		}
 	/* Every certificate is checked: one line for each that fails. */
 	for (i = 0; i < n; i++) {
-		struct kl_cert c = { 0 };
+		struct common_cert c = { 0 };
 
 		if (kl_cert_load(AT_FDCWD, paths[i], &c) ||
 		    kl_platform_ca_check(&cas, &c))
 			ret = EXIT_FAIL;
-		kl_cert_clear(&c);
+		common_cert_clear(&c);
 	}
 	kl_platform_cas_free(&cas);
 	return ret;
@@ -365,7 +365,7 @@ int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
 
 int arg_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
 {
-	struct kl_cert c = { 0 };
+	struct common_cert c = { 0 };
 	int err;
 
 	if (!strncmp(arg, "sha256:", 7)) {
@@ -378,7 +378,7 @@ int arg_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
 	err = kl_cert_load(AT_FDCWD, arg, &c) ? -EBADMSG : 0;
 	if (!err)
 		memcpy(fp, c.fp, KL_FP_LEN);
-	kl_cert_clear(&c);
+	common_cert_clear(&c);
 	return err;
 }
 
@@ -406,17 +406,17 @@ int remove_keys(struct kl_policy *pol, int n, char **args)
 static int sign_digest(void *ctx, const uint8_t digest[KL_FP_LEN],
 		       uint8_t **sig, size_t *sig_len)
 {
-	return elfsig_key_sign_digest(ctx, ELFSIG_HASH_SHA256, digest,
+	return common_key_sign_digest(ctx, "sha256", KL_FP_LEN, digest,
 				      KL_FP_LEN, sig, sig_len);
 }
 
 int signer_load(const struct opts *o, const char *cmd, struct kl_signer *s)
 {
-	struct elfsig_key_opts kopts = {
+	struct common_key_opts kopts = {
 		.key = o->authority_key, .tcti = o->e.tcti,
 		.key_pass = getenv("ELFSIG_KEY_PASS"),
 	};
-	struct elfsig_key *key = NULL;
+	struct common_key *key = NULL;
 	uint8_t *der = NULL;
 	size_t len = 0;
 	char why[96];
@@ -428,11 +428,11 @@ int signer_load(const struct opts *o, const char *cmd, struct kl_signer *s)
 			 cmd);
 		return usage_err(why);
 	}
-	if (elfsig_key_load(&kopts, &key) ||
-	    elfsig_key_public_der(key, &der, &len) ||
+	if (common_key_load(&kopts, &key) ||
+	    common_key_public_der(key, &der, &len) ||
 	    kl_authority_from_der(der, len, o->authority_key, &s->auth)) {
 		free(der);
-		elfsig_key_free(key);
+		common_key_free(key);
 		return EXIT_FAIL;
 	}
 	free(der);
@@ -443,7 +443,7 @@ int signer_load(const struct opts *o, const char *cmd, struct kl_signer *s)
 
 void signer_free(struct kl_signer *s)
 {
-	elfsig_key_free(s->ctx);
+	common_key_free(s->ctx);
 	kl_authority_free(&s->auth);
 	memset(s, 0, sizeof(*s));
 }

@@ -59,7 +59,7 @@ out:
 
 /* The certificate of DIR/certs with fingerprint @fp, for its subject:
  * the policy's comment lines are whoever wrote the file's. */
-static const char *cert_subject(const struct kl_cert *certs, size_t n,
+static const char *cert_subject(const struct common_cert *certs, size_t n,
 				const uint8_t fp[KL_FP_LEN])
 {
 	size_t i;
@@ -79,7 +79,7 @@ static const char *cert_subject(const struct kl_cert *certs, size_t n,
 static int confirm_keys(const struct opts *o, const struct kl_policy *pol)
 {
 	char hex[2 * KL_FP_LEN + 1], dir[PATH_MAX];
-	struct kl_cert *certs = NULL;
+	struct common_cert *certs = NULL;
 	uint8_t fp[KL_FP_LEN];
 	size_t i, ncerts = 0;
 	int ret = 0;

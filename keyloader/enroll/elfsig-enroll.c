@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "elfsig.h"
 
 static const struct {
 	const char *name;
@@ -55,8 +54,8 @@ int main(int argc, char **argv)
 
 	kl_set_error_callback(common_stderr_error, (void *)PROG);
 	elfsig_tpm_set_error_callback(common_stderr_error, (void *)PROG);
-	/* the authority key */
-	elfsig_set_error_callback(common_stderr_error, (void *)PROG);
+	/* certificates and the authority key */
+	common_set_error_callback(common_stderr_error, (void *)PROG);
 	/* (An NV index not defined yet is expected, not worth a TSS line.) */
 	common_tss_quiet();
 	if (argc < 2)

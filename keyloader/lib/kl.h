@@ -16,10 +16,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cert.h"
 #include "common.h"
 #include "elfsig_tpm.h"
 
-#define KL_FP_LEN		32		/* SHA-256 fingerprint */
+#define KL_FP_LEN		COMMON_FP_LEN	/* SHA-256 fingerprint */
 #define KL_POLICY_VERSION	4		/* signed, with a generation, for
 						 * one machine (its SRK) */
 #define KL_GENERATION_MAX	1000000000u	/* larger generations are refused */
@@ -211,34 +212,9 @@ int kl_policy_check_pcrs(const struct elfsig_tpm_pcrsel *sel,
 			 unsigned int measure_pcr);
 void kl_policy_free(struct kl_policy *pol);
 
-/* ---- cert.c ---- */
-struct kl_cert {
-	char *name;		/* file name, for messages */
-	uint8_t *der;		/* exactly the bytes given to the kernel */
-	size_t der_len;
-	uint8_t fp[KL_FP_LEN];	/* SHA-256 of der */
-	char *subject;		/* printable one-line subject */
-	int error;		/* 0, or why the file is not a certificate */
-};
-
-/**
- * kl_cert_parse() - a certificate from a PEM or DER file image
- * @buf:  the file's bytes
- * @len:  how many
- * @name: for messages (kept in @cert)
- * @cert: out (clear with kl_cert_clear())
- *
- * DER: the whole image must be one certificate. PEM: exactly one
- * CERTIFICATE block; its decoded bytes must be one certificate.
- * Return: 0, or -EBADMSG with a message.
- */
-int kl_cert_parse(const uint8_t *buf, size_t len, const char *name,
-		  struct kl_cert *cert);
-/** kl_looks_like_pem() - does @buf hold a PEM block ("-----BEGIN ")? */
-bool kl_looks_like_pem(const uint8_t *buf, size_t len);
-/** kl_cert_load() - kl_read_file() + kl_cert_parse(); @name kept. */
-int kl_cert_load(int dirfd, const char *path, struct kl_cert *cert);
-void kl_cert_clear(struct kl_cert *cert);
+/* ---- cert.c (common/cert.c parses) ---- */
+/** kl_cert_load() - kl_read_file() + common_cert_parse(); @name kept. */
+int kl_cert_load(int dirfd, const char *path, struct common_cert *cert);
 
 /**
  * kl_certdir_load() - every regular, non-hidden file of @dir, by name
@@ -251,8 +227,8 @@ void kl_cert_clear(struct kl_cert *cert);
  * Return: 0 and *@certs (free with kl_certs_free), or a negative errno
  * when the directory cannot be read or holds more than KL_MAX_KEYS files.
  */
-int kl_certdir_load(const char *dir, struct kl_cert **certs, size_t *n);
-void kl_certs_free(struct kl_cert *certs, size_t n);
+int kl_certdir_load(const char *dir, struct common_cert **certs, size_t *n);
+void kl_certs_free(struct common_cert *certs, size_t n);
 
 /* ---- platca.c ---- */
 #define KL_PLATFORM_CA_MAX	64	/* certificates, all files together */
@@ -287,7 +263,7 @@ void kl_platform_cas_free(struct kl_platform_cas *cas);
  * Return: 0, or -EKEYREJECTED with one line saying why.
  */
 int kl_platform_ca_check(const struct kl_platform_cas *cas,
-			 const struct kl_cert *cert);
+			 const struct common_cert *cert);
 
 /* ---- keyring.c ---- */
 /**
