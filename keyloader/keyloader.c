@@ -29,7 +29,11 @@
 
 #include <keyutils.h>
 
-#include "kl.h"
+#include "kl_cert.h"
+#include "kl_counter.h"
+#include "kl_enroll.h"
+#include "kl_keyring.h"
+#include "kl_pcrsig.h"
 
 #define PROG "elfsig-keyloader"
 #define SRK_MISMATCH "TPM's storage root key is not the enrolled one (another TPM, a cleared TPM, a substituted key or forged TPM responses): no key loaded"

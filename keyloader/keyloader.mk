@@ -77,7 +77,8 @@ CHECK_PREREQS += $(O)/keyloader-unit/common-read
 KL_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Icommon -Isigner \
 		 -Itpm -Ikeyloader/lib $(KL_CFLAGS)
-build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) keyloader/lib/kl.h
+build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) \
+		$(wildcard keyloader/lib/*.h)
 	@mkdir -p $(dir $@)
 	$(or $(FUZZ_CC),clang) $(KL_FUZZ_FLAGS) -o $@ $< $(KL_LIB_SRCS) \
 		$(TPM_LIB_SRCS) $(COMMON_ALL_SRCS) \

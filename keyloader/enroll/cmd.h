@@ -6,7 +6,8 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "kl.h"
+#include "kl_cert.h"
+#include "kl_enroll.h"
 
 #define PROG "elfsig-enroll"
 

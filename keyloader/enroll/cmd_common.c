@@ -13,6 +13,7 @@
 #include "key.h"
 
 #include "cmd.h"
+#include "kl_counter.h"
 
 const char usage_text[] =
 "usage: " PROG " COMMAND [options] [ARGS]\n"

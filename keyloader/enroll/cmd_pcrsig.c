@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "kl_pcrsig.h"
 
 #define PCRSIG_DEFAULT_PCRS	"sha256:11"	/* systemd-stub's UKI PCR */
 

@@ -14,7 +14,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-#include "kl.h"
+#include "kl_cert.h"
 
 #define KL_CERTDIR_MAX_BYTES	(16 * 1024 * 1024)	/* all files together */
 

@@ -12,7 +12,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include "kl.h"
+#include "kl_cert.h"
 
 /*
  * The kernel's check (fs/elfsig/keyring.c, elfsig_admit_vouched(), 6.12):

@@ -14,7 +14,7 @@
 #include <openssl/sha.h>
 
 #include "common.h"
-#include "kl.h"
+#include "kl_util.h"
 
 COMMON_DEFINE_REPORTER(kl_set_error_callback, kl_error_cb, kl_err, kl_err_ssl)
 

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kl.h"
+#include "kl_counter.h"
+#include "kl_measure.h"
+#include "kl_pcrsig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
