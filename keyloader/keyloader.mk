@@ -12,7 +12,7 @@ KL_LIB_SRCS  := keyloader/lib/util.c keyloader/lib/policy.c \
 		keyloader/lib/enroll.c keyloader/lib/authority.c \
 		keyloader/lib/pcrpolicy.c keyloader/lib/eventlog.c \
 		keyloader/lib/platca.c keyloader/lib/counter.c \
-		keyloader/lib/pcrsig.c
+		keyloader/lib/pcrsig.c keyloader/lib/layout.c
 KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
 
 KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c \
@@ -103,3 +103,24 @@ $(O)/keyloader-fuzz/replay-keyloader: $(O)/tests/keyloader/fuzz/fuzz_keyloader.o
 $(O)/tests/keyloader/fuzz/fuzz_keyloader.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
 
 CHECK_PREREQS += $(O)/keyloader-fuzz/replay-keyloader
+
+# The initramfs-tools hook and the dracut module, their file lists filled
+# in from the enrolment layout the programs use (keyloader/lib/kl_layout.def).
+KL_LAYOUT_DEF := keyloader/lib/kl_layout.def
+kl_layout = $(shell sed -n 's/^KL_LAYOUT([A-Z_]*, *"\([^"]*\)", *KL_LAYOUT_\($(1)\))$$/\1/p' $(KL_LAYOUT_DEF))
+KL_LAYOUT_SUBST := -e 's|@KL_LAYOUT_REQUIRED@|$(strip $(call kl_layout,REQUIRED))|' \
+		   -e 's|@KL_LAYOUT_OPTIONAL@|$(strip $(call kl_layout,OPTIONAL\|SIG))|' \
+		   -e 's|@KL_LAYOUT_DIRS@|$(strip $(call kl_layout,DIR))|'
+KL_HOOKS := $(O)/keyloader/initramfs-tools/hooks/elfsig \
+	    $(O)/keyloader/dracut/91elfsig/module-setup.sh \
+	    $(O)/keyloader/dracut/91elfsig/elfsig-keyloader.sh
+
+$(O)/keyloader/%: keyloader/%.in $(KL_LAYOUT_DEF)
+	@mkdir -p $(dir $@)
+	sed $(KL_LAYOUT_SUBST) $< > $@.tmp && chmod 0755 $@.tmp && mv $@.tmp $@
+
+$(O)/keyloader/dracut/91elfsig/elfsig-keyloader.sh: keyloader/dracut/91elfsig/elfsig-keyloader.sh
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+PROGRAMS += $(KL_HOOKS)

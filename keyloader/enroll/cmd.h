@@ -8,6 +8,7 @@
 
 #include "kl_cert.h"
 #include "kl_enroll.h"
+#include "kl_layout.h"
 
 #define PROG "elfsig-enroll"
 
@@ -35,7 +36,7 @@ struct opts {
 	const char *pcrsig_key_path;	/* DIR/pcrsig-key.pem */
 	const char *pcrsig_sealed;	/* DIR/pcrsig.sealed */
 	const char *pcrsig_dir;		/* DIR/pcrsig: .pcrsig files */
-	char defaults[9][PATH_MAX];	/* the paths under --dir */
+	char defaults[KL_NFILES][PATH_MAX];	/* the paths under --dir */
 	char counter_sig[PATH_MAX];
 	/* --platform-ca: create and add refuse a certificate none of these
 	 * issued, as the kernel's CONFIG_ELFSIG_TRUSTED_KEYS would. */

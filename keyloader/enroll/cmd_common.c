@@ -119,18 +119,19 @@ int usage_err(const char *why)
 static int default_paths(struct opts *o)
 {
 	struct kl_enroll_opts *e = &o->e;
-	const char **paths[] = { &e->policy_path, &e->sealed_path,
-				 &e->authority_path, &e->pcrpol_dir,
-				 &e->counter_path, &o->pcrsig_key_path,
-				 &o->pcrsig_sealed, &o->pcrsig_dir,
-				 &e->sig_path };
-	static const char *const files[] = { "policy", "policy.sealed",
-					     "authority.pem", "pcr-policies",
-					     "counter", "pcrsig-key.pem",
-					     "pcrsig.sealed", "pcrsig", NULL };
+	const char **paths[KL_NFILES] = {
+		[KL_FILE_POLICY] = &e->policy_path,
+		[KL_FILE_SEALED] = &e->sealed_path,
+		[KL_FILE_POLICY_SIG] = &e->sig_path,
+		[KL_FILE_AUTHORITY] = &e->authority_path,
+		[KL_FILE_COUNTER] = &e->counter_path,
+		[KL_FILE_PCRSIG_KEY] = &o->pcrsig_key_path,
+		[KL_FILE_PCRSIG_SEALED] = &o->pcrsig_sealed,
+		[KL_FILE_PCRPOL_DIR] = &e->pcrpol_dir,
+		[KL_FILE_PCRSIG_DIR] = &o->pcrsig_dir,
+	};
 
-	if (kl_default_paths(o->dir, files, paths, o->defaults,
-			     ARRAY_SIZE(paths)))
+	if (kl_default_paths(o->dir, paths, o->defaults))
 		return EXIT_USAGE;
 	if ((size_t)snprintf(o->counter_sig, sizeof(o->counter_sig), "%s.sig",
 			     e->counter_path) >= sizeof(o->counter_sig))

@@ -102,18 +102,6 @@ int kl_dir_list(const char *dir, const char *what, size_t max, int *dfd_out,
 int kl_read_dir_file(const char *dir, const char *name, size_t max,
 		     char path[PATH_MAX], uint8_t **buf, size_t *len);
 void kl_names_free(char **names, size_t n);
-/**
- * kl_default_paths() - set every path not given to @dir/FILE
- * @dir:   the enrolment directory
- * @files: per path, its file name under @dir, or NULL for the policy's
- *         signature: the first path (the policy) with ".sig"
- * @paths: the paths; NULL ones are set, pointing into @bufs
- * @bufs:  one buffer per path
- * @n:     how many
- * Return: 0, or -ENAMETOOLONG with a message.
- */
-int kl_default_paths(const char *dir, const char *const *files,
-		     const char **paths[], char (*bufs)[PATH_MAX], size_t n);
 /** kl_parse_u64() - a decimal number 0..@max, no sign, no leading zeros.
  * Return: 0 or -EBADMSG. */
 int kl_parse_u64(const char *s, uint64_t max, uint64_t *out);

@@ -226,27 +226,6 @@ out:
 	return 0;
 }
 
-int kl_default_paths(const char *dir, const char *const *files,
-		     const char **paths[], char (*bufs)[PATH_MAX], size_t n)
-{
-	size_t i;
-	int len;
-
-	for (i = 0; i < n; i++) {
-		if (*paths[i])
-			continue;
-		/* NULL: the policy's signature, next to the policy. */
-		len = files[i] ? snprintf(bufs[i], PATH_MAX, "%s/%s", dir, files[i]) :
-				 snprintf(bufs[i], PATH_MAX, "%s.sig", *paths[0]);
-		if (len < 0 || len >= PATH_MAX) {
-			kl_err("%s: path too long", dir);
-			return -ENAMETOOLONG;
-		}
-		*paths[i] = bufs[i];
-	}
-	return 0;
-}
-
 int kl_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
