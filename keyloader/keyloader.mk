@@ -6,13 +6,9 @@ KL_CFLAGS    := $(shell pkg-config --cflags $(KL_PKGS) 2>/dev/null)
 KL_LIBS      := $(O)/libelfsig-common.a $(O)/libelfsig-tpm.a \
 		$(shell pkg-config --libs $(KL_PKGS) 2>/dev/null) -lkeyutils
 
-KL_LIB_SRCS  := keyloader/lib/util.c keyloader/lib/policy.c \
-		keyloader/lib/cert.c keyloader/lib/keyring.c \
-		keyloader/lib/measure.c keyloader/lib/pcrvalues.c \
-		keyloader/lib/enroll.c keyloader/lib/authority.c \
-		keyloader/lib/pcrpolicy.c keyloader/lib/eventlog.c \
-		keyloader/lib/platca.c keyloader/lib/counter.c \
-		keyloader/lib/pcrsig.c keyloader/lib/layout.c
+KL_LIB_SRCS  := $(addprefix keyloader/lib/,util.c policy.c cert.c keyring.c \
+		measure.c pcrvalues.c enroll.c authority.c pcrpolicy.c \
+		eventlog.c platca.c counter.c pcrsig.c layout.c enroll_write.c)
 KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
 
 KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c \

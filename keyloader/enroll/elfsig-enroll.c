@@ -47,12 +47,19 @@ static const struct {
 	{ "pcrsig", cmd_pcrsig },
 };
 
+/* What the library's enrolment writers did: one line each, on stdout. */
+static void note_stdout(const char *msg, void *ctx)
+{
+	printf("%s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	size_t i;
 
 	kl_set_error_callback(common_stderr_error, (void *)PROG);
+	kl_set_note_callback(note_stdout, NULL);
 	elfsig_tpm_set_error_callback(common_stderr_error, (void *)PROG);
 	/* certificates and the authority key */
 	common_set_error_callback(common_stderr_error, (void *)PROG);

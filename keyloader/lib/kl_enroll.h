@@ -256,4 +256,77 @@ int kl_policy_verify(struct elfsig_tpm *tpm,
 		     const struct kl_policy *pol,
 		     const uint8_t digest[KL_FP_LEN]);
 
+
+/* enroll_write.c: the files of an enrolment, written together. */
+/**
+ * kl_enroll_write() - a whole enrolment: authority.pem, the signed
+ * policy, the sealed object (this TPM), the counter binding and a signed
+ * PCR policy (current or --pcr-values)
+ * @o:     the paths and TPM
+ * @pol:   the policy (its machine is set to this TPM's)
+ * @s:     the authority
+ * @force: the machine's epoch may go down
+ * Return: 0, or -EIO after a message.
+ */
+int kl_enroll_write(const struct kl_enroll_opts *o, struct kl_policy *pol,
+		    const struct kl_signer *s, bool force);
+/**
+ * kl_enroll_write_policy() - the signed policy alone, and a PCR policy
+ * when the selection changed
+ * @o:          the paths
+ * @pol:        the policy
+ * @s:          the authority
+ * @pcr_policy: sign a PCR policy too
+ * Return: 0, or -EIO after a message.
+ */
+int kl_enroll_write_policy(const struct kl_enroll_opts *o,
+			   struct kl_policy *pol, const struct kl_signer *s,
+			   bool pcr_policy);
+/**
+ * kl_enroll_binding_out() - the rollback counter binding (counter,
+ * counter.sig) of this machine at @generation, to be written
+ * @o:          the paths and counter
+ * @s:          the authority
+ * @generation: the generation bound
+ * @lower:      the epoch may go down (--force)
+ * @outs:       out, two files (the caller frees both .data)
+ * Return: 0, or -EIO after a message.
+ */
+int kl_enroll_binding_out(const struct kl_enroll_opts *o,
+			  const struct kl_signer *s, uint32_t generation,
+			  bool lower, struct kl_out *outs);
+/**
+ * kl_enroll_resign_pcr_policies() - every PCR policy of the directory,
+ * checked to be the authority's and signed again under @generation
+ * @o:          the paths
+ * @pol:        the policy
+ * @s:          the authority
+ * @generation: the generation signed
+ * @outs:       out, the files (paths and data malloc'ed)
+ * @max:        room in @outs
+ * Return: how many, or -1 after a message.
+ */
+long kl_enroll_resign_pcr_policies(const struct kl_enroll_opts *o,
+				   const struct kl_policy *pol,
+				   const struct kl_signer *s, uint32_t generation,
+				   struct kl_out *outs, size_t max);
+/**
+ * kl_enroll_write_generation() - the policy (its generation and machine
+ * set) and every PCR policy of the directory signed under
+ * pol->generation, with @bind the counter binding at it, and @extra, all
+ * written together
+ * @o:     the paths
+ * @pol:   the policy
+ * @s:     the authority
+ * @bind:  write the counter binding too
+ * @force: the machine's epoch may go down
+ * @extra: a sealed object, or NULL (its data is not freed)
+ * Return: 0, or -EIO after a message.
+ */
+int kl_enroll_write_generation(const struct kl_enroll_opts *o,
+			       struct kl_policy *pol, const struct kl_signer *s,
+			       bool bind, bool force, const struct kl_out *extra);
+/** kl_enroll_values_source() - "the current", "the predicted" or the
+ * --pcr-values file, for messages. */
+const char *kl_enroll_values_source(const struct kl_enroll_opts *o);
 #endif /* ELFSIG_KL_ENROLL_H */

@@ -28,6 +28,15 @@ void kl_set_error_callback(kl_error_cb cb, void *ctx);
 void kl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* kl_err() with the most specific OpenSSL reason appended (queue drained). */
 void kl_err_ssl(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * What the enrolment writers did ("PATH: PCR policy for ... signed"), one
+ * line each, goes to the note callback: elfsig-enroll prints it on
+ * stdout; without one nothing is said. OpenSSL's error queue is not
+ * touched.
+ */
+typedef void (*kl_note_cb)(const char *msg, void *ctx);
+void kl_set_note_callback(kl_note_cb cb, void *ctx);
+void kl_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /**
  * kl_read_file() - read a regular file once, into memory

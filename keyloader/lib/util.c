@@ -18,6 +18,31 @@
 
 COMMON_DEFINE_REPORTER(kl_set_error_callback, kl_error_cb, kl_err, kl_err_ssl)
 
+static kl_note_cb note_cb;
+static void *note_ctx;
+
+void kl_set_note_callback(kl_note_cb cb, void *ctx)
+{
+	note_cb = cb;
+	note_ctx = ctx;
+}
+
+void kl_note(const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	int n;
+
+	if (!note_cb)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		note_cb(msg, note_ctx);
+	free(msg);
+}
+
 int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 		 size_t *len)
 {
