@@ -29,7 +29,7 @@ PROGRAMS += $(O)/elfsig-attest
 
 ATTEST_SUITES := tests/attest/log.sh tests/attest/quote.sh
 CHECK_SUITES  += $(ATTEST_SUITES)
-ASAN_SUITES   += tests/attest/log.sh tests/attest/quote.sh
+ASAN_SUITES   += $(ATTEST_SUITES)
 # The kernel's own log, on a boot of the patched kernel (make kernel);
 # tests/attest/vm-6.1.sh runs with make check-kernel-6.1.
 CHECK_SUITES  += tests/attest/vm.sh
