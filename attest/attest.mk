@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # attest/: elfsig-attest, the platform team's verifier (docs/attestation.md).
 # Its library parses the kernel's measurement log and verifies quotes; it
-# reuses the keyloader's certificate parser and error callback, the TPM
-# layer, and elfsig-tpm's option and file helpers.
+# uses common/ (the certificate parser) and tpm/ (the TPM layer, and the
+# TPM programs' option and file helpers, tpm_cli.h) only.
 
-ATTEST_LIB_SRCS := attest/lib/log.c attest/lib/quote.c attest/lib/report.c
+ATTEST_LIB_SRCS := attest/lib/error.c attest/lib/log.c attest/lib/quote.c \
+		   attest/lib/report.c
 ATTEST_CMD_SRCS := attest/elfsig-attest.c attest/cmd_attest_common.c \
 		   attest/cmd_ak.c attest/cmd_quote.c attest/cmd_verify.c \
 		   attest/cmd_log.c
@@ -12,22 +13,23 @@ ATTEST_LIB_OBJS := $(ATTEST_LIB_SRCS:%.c=$(O)/%.o)
 ATTEST_CMD_OBJS := $(ATTEST_CMD_SRCS:%.c=$(O)/%.o)
 
 $(ATTEST_LIB_OBJS) $(ATTEST_CMD_OBJS): \
-	CPPFLAGS += -Iattest/lib -Ikeyloader/lib $(KL_CFLAGS)
+	CPPFLAGS += -Iattest/lib $(TPM_CFLAGS)
 
 $(O)/libelfsig-attest.a: $(ATTEST_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/elfsig-attest: $(ATTEST_CMD_OBJS) $(O)/tpm/tool/cmd_common.o \
-		$(O)/libelfsig-attest.a $(O)/libelfsig-keyloader.a $(O)/libelfsig-tpm.a
-	$(CC) $(LDFLAGS) -o $@ $(ATTEST_CMD_OBJS) $(O)/tpm/tool/cmd_common.o \
-		$(O)/libelfsig-attest.a $(O)/libelfsig-keyloader.a $(KL_LIBS)
+$(O)/elfsig-attest: $(ATTEST_CMD_OBJS) $(TPM_CLI_OBJS) $(O)/libelfsig-attest.a \
+		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
+	$(CC) $(LDFLAGS) -o $@ $(ATTEST_CMD_OBJS) $(TPM_CLI_OBJS) \
+		$(O)/libelfsig-attest.a $(O)/libelfsig-common.a \
+		$(O)/libelfsig-tpm.a $(TPM_LIBS)
 
 PROGRAMS += $(O)/elfsig-attest
 
 ATTEST_SUITES := tests/attest/log.sh tests/attest/quote.sh
 CHECK_SUITES  += $(ATTEST_SUITES)
-ASAN_SUITES   += tests/attest/log.sh tests/attest/quote.sh
+ASAN_SUITES   += $(ATTEST_SUITES)
 # The kernel's own log, on a boot of the patched kernel (make kernel);
 # tests/attest/vm-6.1.sh runs with make check-kernel-6.1.
 CHECK_SUITES  += tests/attest/vm.sh

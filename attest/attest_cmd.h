@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* attest_cmd.h - elfsig-attest subcommands and their exit codes. The
- * option, file and TPM helpers are elfsig-tpm's (tpm/tool/cmd.h). */
+ * option, file and TPM helpers are those of the TPM programs (tpm_cli.h). */
 #ifndef ELFSIG_ATTEST_CMD_H
 #define ELFSIG_ATTEST_CMD_H
 
-#include "../tpm/tool/cmd.h"
+#include "tpm_cli.h"
 #include "attest.h"
 
 /* Documented exit codes (man/elfsig-attest.1, docs/attestation.md); 0-3
@@ -25,7 +25,7 @@ int cmd_log(int argc, char **argv);
 /* What several commands take: --pcr ('p'), --nonce ('n'), and the TPM
  * options when @common is set. */
 struct attest_opts {
-	struct common_opts *common;
+	struct tool_tpm_opts *common;
 	unsigned int pcr;
 	uint8_t nonce[ATTEST_MAX_NONCE];
 	size_t nlen;
@@ -36,7 +36,7 @@ struct attest_opts {
 #define ATTEST_GETOPT(usage_, longopts_, aopts_) {			\
 	.longopts = (longopts_), .usage = (usage_),			\
 	.shared = attest_shared_opt, .ctx = (aopts_),			\
-	.help = tool_help, .usage_err = usage_err,			\
+	.help = tool_help, .usage_err = tool_usage_err,			\
 	.exit_ok = EXIT_OK, .exit_usage = EXIT_USAGE,			\
 }
 #define ATTEST_OPTS_INIT(common_) \
@@ -48,7 +48,7 @@ int attest_exit_code(int err);
 int parse_nonce(const char *arg, uint8_t *nonce, size_t *len);
 int parse_pcr(const char *arg, unsigned int *pcr);
 int read_input(const char *path, size_t cap, uint8_t **buf, size_t *len);
-int attest_tpm_open(const struct common_opts *c, const char *what,
+int attest_tpm_open(const struct tool_tpm_opts *c, const char *what,
 		    struct elfsig_tpm **tpm);
 
 #endif

@@ -16,10 +16,10 @@ int cmd_ak(int argc, char **argv)
 		{ "handle", required_argument, NULL, 'H' },
 		{ "pub", required_argument, NULL, 'p' },
 		{ "type", required_argument, NULL, 't' },
-		COMMON_LONGOPTS,
+		TOOL_TPM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct common_opts common = { 0 };
+	struct tool_tpm_opts common = { 0 };
 	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	enum elfsig_tpm_keytype type = 0;
 	struct elfsig_tpm *tpm;
@@ -30,9 +30,9 @@ int cmd_ak(int argc, char **argv)
 	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'H':
-			if (parse_u32(optarg, &handle) || (handle >> 24) != 0x81)
-				return usage_err(usage, "--handle %s: a persistent handle like 0x81010001",
-						 optarg);
+			if (tool_parse_u32(optarg, &handle) || (handle >> 24) != 0x81)
+				return tool_usage_err(usage, "--handle %s: a persistent handle like 0x81010001",
+						      optarg);
 			break;
 		case 'p':
 			pub = optarg;
@@ -43,21 +43,21 @@ int cmd_ak(int argc, char **argv)
 			else if (!strcmp(optarg, "rsa"))
 				type = ELFSIG_TPM_KEY_RSA2048;
 			else
-				return usage_err(usage, "--type %s: ecc or rsa", optarg);
+				return tool_usage_err(usage, "--type %s: ecc or rsa", optarg);
 			break;
 		}
 	}
 	if (opt < 0)
 		return g.status;
 	if (!handle || !pub)
-		return usage_err(usage, "--handle and --pub are required");
+		return tool_usage_err(usage, "--handle and --pub are required");
 	ret = attest_tpm_open(&common, "no attestation key can be made", &tpm);
 	if (ret)
-		return exit_code(ret);
+		return tool_exit_code(ret);
 	ret = elfsig_tpm_ak(tpm, type, handle, pub, &created);
 	elfsig_tpm_close(tpm);
 	if (!ret)
 		printf("attestation key 0x%08x %s, public key in %s\n", handle,
 		       created ? "created" : "already there, reused", pub);
-	return exit_code(ret);
+	return tool_exit_code(ret);
 }

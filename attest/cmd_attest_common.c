@@ -24,15 +24,15 @@ int attest_exit_code(int err)
 	case -EFBIG:
 		return EXIT_BADINPUT;
 	default:
-		return exit_code(err);
+		return tool_exit_code(err);
 	}
 }
 
 /* 1..64 bytes of hex (the quote's qualifying data). */
 int parse_nonce(const char *arg, uint8_t *nonce, size_t *len)
 {
-	if (parse_hex(arg, nonce, ATTEST_MAX_NONCE, len)) {
-		err_msg("--nonce %s: 1 to %d bytes in hex", arg,
+	if (tool_parse_hex(arg, nonce, ATTEST_MAX_NONCE, len)) {
+		tool_err("--nonce %s: 1 to %d bytes in hex", arg,
 			ATTEST_MAX_NONCE);
 		return -EINVAL;
 	}
@@ -43,8 +43,8 @@ int parse_pcr(const char *arg, unsigned int *pcr)
 {
 	uint32_t v;
 
-	if (parse_u32(arg, &v) || v >= ELFSIG_TPM_MAX_PCRS) {
-		err_msg("--pcr %s: 0..23", arg);
+	if (tool_parse_u32(arg, &v) || v >= ELFSIG_TPM_MAX_PCRS) {
+		tool_err("--pcr %s: 0..23", arg);
 		return -EINVAL;
 	}
 	*pcr = v;
@@ -61,7 +61,7 @@ int attest_shared_opt(void *ctx, int opt, const char *arg)
 	case 'n':
 		return parse_nonce(arg, a->nonce, &a->nlen) ? -EINVAL : 1;
 	}
-	return a->common ? common_opt(a->common, opt, arg) : 0;
+	return a->common ? tool_tpm_opt(a->common, opt, arg) : 0;
 }
 
 /* A whole input file of at most @cap bytes, malloc'ed. */
@@ -71,10 +71,10 @@ int read_input(const char *path, size_t cap, uint8_t **buf, size_t *len)
 
 	*buf = malloc(cap ? cap : 1);
 	if (!*buf) {
-		err_msg("%s: out of memory", path);
+		tool_err("%s: out of memory", path);
 		return -ENOMEM;
 	}
-	ret = read_bounded(path, *buf, cap, len, false);
+	ret = tool_read_bounded(path, *buf, cap, len, false);
 	if (ret) {
 		free(*buf);
 		*buf = NULL;
@@ -88,7 +88,7 @@ int read_input(const char *path, size_t cap, uint8_t **buf, size_t *len)
  * kernel's log, but nothing can attest it: say so in the one line, rather
  * than only that a device file is missing.
  */
-int attest_tpm_open(const struct common_opts *c, const char *what,
+int attest_tpm_open(const struct tool_tpm_opts *c, const char *what,
 		    struct elfsig_tpm **tpm)
 {
 	const char *tcti = elfsig_tpm_tcti(c->tcti);
@@ -96,9 +96,9 @@ int attest_tpm_open(const struct common_opts *c, const char *what,
 
 	if (!strncmp(tcti, "device:", strlen("device:")) && *dev &&
 	    access(dev, F_OK) && errno == ENOENT) {
-		err_msg("no TPM: %s does not exist, so %s (the kernel's measurement log is kept, but without a TPM nothing attests it)",
+		tool_err("no TPM: %s does not exist, so %s (the kernel's measurement log is kept, but without a TPM nothing attests it)",
 			dev, what);
 		return -ENODEV;
 	}
-	return tpm_open(c, tpm);
+	return tool_tpm_open(c, tpm);
 }

@@ -41,7 +41,7 @@ int cmd_log(int argc, char **argv)
 	if (opt < 0)
 		return g.status;
 	if (!path)
-		return usage_err(usage, "--log is required");
+		return tool_usage_err(usage, "--log is required");
 	ret = read_input(path, ATTEST_MAX_LOG, &img, &len);
 	if (!ret)
 		ret = attest_log_check(img, len, path, a.pcr, NULL, value, &sum);

@@ -19,10 +19,10 @@ int cmd_quote(int argc, char **argv)
 		{ "pcr", required_argument, NULL, 'p' },
 		{ "msg", required_argument, NULL, 'm' },
 		{ "sig", required_argument, NULL, 's' },
-		COMMON_LONGOPTS,
+		TOOL_TPM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct common_opts common = { 0 };
+	struct tool_tpm_opts common = { 0 };
 	struct attest_opts a = ATTEST_OPTS_INIT(&common);
 	struct common_getopt g = ATTEST_GETOPT(usage, longopts, &a);
 	struct elfsig_tpm_pcrsel sel;
@@ -36,9 +36,9 @@ int cmd_quote(int argc, char **argv)
 	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'a':
-			if (parse_u32(optarg, &ak) || (ak >> 24) != 0x81)
-				return usage_err(usage, "--ak-handle %s: a persistent handle like 0x81010001",
-						 optarg);
+			if (tool_parse_u32(optarg, &ak) || (ak >> 24) != 0x81)
+				return tool_usage_err(usage, "--ak-handle %s: a persistent handle like 0x81010001",
+						      optarg);
 			break;
 		case 'm':
 			msg_path = optarg;
@@ -51,20 +51,20 @@ int cmd_quote(int argc, char **argv)
 	if (opt < 0)
 		return g.status;
 	if (!ak || !a.nlen || !msg_path || !sig_path)
-		return usage_err(usage, "--ak-handle, --nonce, --msg and --sig are required");
+		return tool_usage_err(usage, "--ak-handle, --nonce, --msg and --sig are required");
 	sel.bank = elfsig_tpm_bank_from_name("sha256");
 	sel.mask = 1u << a.pcr;
 	ret = attest_tpm_open(&common, "no quote can be made", &tpm);
 	if (ret)
-		return exit_code(ret);
+		return tool_exit_code(ret);
 	ret = elfsig_tpm_quote(tpm, ak, a.nonce, a.nlen, &sel, &attest, &alen, &sig,
 			       &slen);
 	elfsig_tpm_close(tpm);
 	if (!ret)
-		ret = write_file(msg_path, attest, alen);
+		ret = tool_write_file(msg_path, attest, alen);
 	if (!ret)
-		ret = write_file(sig_path, sig, slen);
+		ret = tool_write_file(sig_path, sig, slen);
 	free(attest);
 	free(sig);
-	return exit_code(ret);
+	return tool_exit_code(ret);
 }

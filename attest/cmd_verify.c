@@ -95,7 +95,7 @@ int cmd_verify(int argc, char **argv)
 		case 'r':
 			min_mode = attest_mode_rank(optarg);
 			if (min_mode < 0) {
-				err_msg("--require-mode %s: off, permissive, enforce or require",
+				tool_err("--require-mode %s: off, permissive, enforce or require",
 					optarg);
 				return EXIT_USAGE;
 			}
@@ -105,7 +105,7 @@ int cmd_verify(int argc, char **argv)
 	if (opt < 0)
 		return g.status;
 	if (!path[0] || !path[1] || !path[2] || !path[3] || !a.nlen)
-		return usage_err(usage, "--ak-pub, --msg, --sig, --nonce and --log are required");
+		return tool_usage_err(usage, "--ak-pub, --msg, --sig, --nonce and --log are required");
 	ret = read_inputs(path, &in);
 	if (!ret && path[4])
 		ret = attest_allow_parse(in.allow, in.alen, path[4], &allow);
@@ -122,7 +122,7 @@ int cmd_verify(int argc, char **argv)
 		char list[128];
 
 		attest_quote_pcr_list(&q, list, sizeof(list));
-		err_msg("%s: the quote covers %s: give their values with --pcr-values (tpm2_quote -o FILE -F values)",
+		tool_err("%s: the quote covers %s: give their values with --pcr-values (tpm2_quote -o FILE -F values)",
 			path[0], list);
 		status = EXIT_USAGE;
 		goto out;

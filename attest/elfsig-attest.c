@@ -6,7 +6,6 @@
 
 #include "common.h"
 #include "attest_cmd.h"
-#include "kl.h"
 
 const char *prog = "elfsig-attest";
 
@@ -31,7 +30,8 @@ static const struct common_prog tool = {
 
 int main(int argc, char **argv)
 {
-	kl_set_error_callback(common_stderr_error, (void *)prog);
+	attest_set_error_callback(common_stderr_error, (void *)prog);
+	common_set_error_callback(common_stderr_error, (void *)prog);
 	elfsig_tpm_set_error_callback(common_stderr_error, (void *)prog);
 	common_tss_quiet();
 	return common_prog_main(&tool, argc, argv);

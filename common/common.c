@@ -42,6 +42,9 @@ void common_vformat(char *msg, size_t n, const char *fmt, va_list ap, bool ssl)
 	}
 }
 
+COMMON_DEFINE_REPORTER(common_set_error_callback, common_error_cb, common_err,
+		       common_err_ssl)
+
 void common_report(const struct common_reporter *r, bool ssl, const char *fmt,
 		   va_list ap)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * common.h - plumbing shared by signer/, tpm/ and keyloader/: one error
- * formatter that drains OpenSSL's queue, full writes, atomic file
+ * common.h - plumbing shared by signer/, tpm/, keyloader/ and attest/: one
+ * error formatter that drains OpenSSL's queue, full writes, atomic file
  * replacement, hex. Linked into each component's library, hidden.
+ * Certificates (cert.h) and private keys (key.h) have their own headers.
  */
 #ifndef ELFSIG_COMMON_H
 #define ELFSIG_COMMON_H
@@ -83,6 +84,19 @@ void mute(bool on)							\
 {									\
 	reporter.muted += on ? 1 : -1;					\
 }
+
+/*
+ * common's own error lines (key.c, cert.c): one callback, installed by
+ * each program (and by libelfsig's elfsig_set_error_callback()); none
+ * drops them.
+ */
+typedef void (*common_error_cb)(const char *msg, void *ctx);
+/** common_set_error_callback() - where common's error lines go */
+void common_set_error_callback(common_error_cb cb, void *ctx) COMMON_INTERNAL;
+void common_err(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2))) COMMON_INTERNAL;
+void common_err_ssl(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2))) COMMON_INTERNAL;
 
 /**
  * common_vformat() - format one error line

@@ -29,7 +29,12 @@
 
 #include <keyutils.h>
 
-#include "kl.h"
+#include "kl_cert.h"
+#include "kl_counter.h"
+#include "kl_enroll.h"
+#include "kl_keyring.h"
+#include "kl_layout.h"
+#include "kl_pcrsig.h"
 
 #define PROG "elfsig-keyloader"
 #define SRK_MISMATCH "TPM's storage root key is not the enrolled one (another TPM, a cleared TPM, a substituted key or forged TPM responses): no key loaded"
@@ -74,7 +79,7 @@ struct run {
 	uint32_t srk_handle;
 	unsigned int timeout;
 	bool foreign_warn;	/* --foreign-keys warn: report, keep the status */
-	char defaults[10][PATH_MAX];	/* the paths under --dir */
+	char defaults[KL_NFILES][PATH_MAX];	/* the paths under --dir */
 	char counter_sig[PATH_MAX];
 	/* inputs */
 	uint8_t *policy_buf;
@@ -95,7 +100,7 @@ struct run {
 	struct kl_pcrsig_entry *pcrsigs;
 	size_t npcrsigs;
 	struct elfsig_tpm_opts tpm_opts; /* pinned to the sealed object's SRK */
-	struct kl_cert *certs;
+	struct common_cert *certs;
 	size_t ncerts;
 	bool *selected;		/* per cert: enrolled and to be loaded */
 	/* TPM, keyring, measurement */
@@ -233,19 +238,20 @@ static void usage(FILE *f)
 /* DIR/FILE for every path not given (the signature: POLICY.sig). */
 static int default_paths(struct run *r)
 {
-	const char **paths[] = { &r->policy_path, &r->sealed_path,
-				 &r->authority_path, &r->pcrpol_dir,
-				 &r->cert_dir, &r->counter_path,
-				 &r->pcrsig_dir, &r->pcrsig_sealed_path,
-				 &r->pcrsig_key_path, &r->sig_path };
-	static const char *const files[] = { "policy", "policy.sealed",
-					     "authority.pem", "pcr-policies",
-					     "certs", "counter", "pcrsig",
-					     "pcrsig.sealed", "pcrsig-key.pem",
-					     NULL };
+	const char **paths[KL_NFILES] = {
+		[KL_FILE_POLICY] = &r->policy_path,
+		[KL_FILE_SEALED] = &r->sealed_path,
+		[KL_FILE_POLICY_SIG] = &r->sig_path,
+		[KL_FILE_AUTHORITY] = &r->authority_path,
+		[KL_FILE_COUNTER] = &r->counter_path,
+		[KL_FILE_PCRSIG_KEY] = &r->pcrsig_key_path,
+		[KL_FILE_PCRSIG_SEALED] = &r->pcrsig_sealed_path,
+		[KL_FILE_CERT_DIR] = &r->cert_dir,
+		[KL_FILE_PCRPOL_DIR] = &r->pcrpol_dir,
+		[KL_FILE_PCRSIG_DIR] = &r->pcrsig_dir,
+	};
 
-	if (kl_default_paths(r->dir, files, paths, r->defaults,
-			     ARRAY_SIZE(paths)))
+	if (kl_default_paths(r->dir, paths, r->defaults))
 		return -EINVAL;
 	if ((size_t)snprintf(r->counter_sig, sizeof(r->counter_sig), "%s.sig",
 			     r->counter_path) >= sizeof(r->counter_sig)) {
@@ -859,7 +865,7 @@ static void select_certs(struct run *r)
 		return;
 	}
 	for (i = 0; i < r->ncerts; i++) {
-		struct kl_cert *c = &r->certs[i];
+		struct common_cert *c = &r->certs[i];
 		char hex[2 * KL_FP_LEN + 1];
 		long k;
 
@@ -1052,6 +1058,7 @@ int main(int argc, char **argv)
 		return EXIT_LOADED;
 	}
 	kl_set_error_callback(lib_error, NULL);
+	common_set_error_callback(lib_error, NULL);
 	elfsig_tpm_set_error_callback(lib_error, NULL);
 	/* Our messages say what failed, on the console and in kmsg. */
 	common_tss_quiet();

@@ -23,7 +23,7 @@ INSTALL_ENV = O='$(O)' DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' BINDIR='$(BINDIR)
 	      MANDIR='$(MANDIR)' BASHCOMPDIR='$(BASHCOMPDIR)' \
 	      PKGCONFIGDIR='$(PKGCONFIGDIR)' VERSION='$(ELFSIG_VERSION)'
 
-INSTALLED := $(O)/signelf $(O)/elfsig-tpm $(O)/elfsig-attest \
+INSTALLED := $(O)/signelf $(O)/elfsig-tpm $(O)/elfsig-attest $(KL_HOOKS) \
 	     $(O)/elfsig-keyloader $(O)/elfsig-enroll $(O)/libelfsig.so.0
 
 .PHONY: install uninstall

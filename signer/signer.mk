@@ -4,7 +4,7 @@
 SIGNER_LIB_SRCS := signer/lib/util.c signer/lib/algs.c signer/lib/elf.c signer/lib/digest.c \
 		   signer/lib/write.c signer/lib/der.c signer/lib/pkcs7.c \
 		   signer/lib/key.c signer/lib/sign.c signer/lib/note.c \
-		   signer/lib/tree.c signer/lib/deb.c signer/lib/engine.c
+		   signer/lib/tree.c signer/lib/deb.c
 SIGNER_CMD_SRCS := signer/signelf.c signer/cmd_common.c signer/cmd_sign.c \
 		   signer/cmd_verify.c signer/cmd_show.c signer/cmd_digest.c \
 		   signer/cmd_attach.c signer/cmd_remove.c signer/cmd_sign_deb.c

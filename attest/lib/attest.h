@@ -4,10 +4,10 @@
  * (docs/attestation.md), TPM quote verification, allow lists, verdict.
  *
  * Pure functions over bytes: no file or TPM access. Every function
- * returns 0 or a negative errno; the reason goes through the keyloader
- * library's error callback (kl_set_error_callback: certificates are
- * parsed as the keyloader parses them), one line per failure. Codes with
- * a fixed meaning:
+ * returns 0 or a negative errno; the reason goes through the library's
+ * error callback (attest_set_error_callback(); certificates are parsed by
+ * common/cert.c, whose lines go through common's), one line per failure.
+ * Codes with a fixed meaning:
  *
  *   -EBADMSG       malformed input (log, quote, signature, key, allow list)
  *   -EKEYREJECTED  the quote is not valid (signature, magic, type, nonce,
@@ -25,6 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+typedef void (*attest_error_cb)(const char *msg, void *ctx);
+/** attest_set_error_callback() - where the library's error lines go */
+void attest_set_error_callback(attest_error_cb cb, void *ctx);
 
 #define ATTEST_MAX_LOG		(8u << 20)	/* bytes of log read at most */
 #define ATTEST_MAX_RECORDS	8192

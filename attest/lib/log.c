@@ -6,11 +6,13 @@
 #include <string.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
 #include "attest.h"
-#include "kl.h"
+#include "cert.h"
+#include "error.h"
 
 /* d-ng of a SHA-256 digest: the algorithm's name, ':', NUL, the digest. */
 static const char dng_prefix[] = "sha256:";	/* + its NUL: 8 bytes */
@@ -53,14 +55,14 @@ static int take_field(struct cur *c, const char *what, size_t i,
 		      uint32_t *len)
 {
 	if (!take_u32(c, len)) {
-		kl_err("%s: record %zu: template data ends inside the %s field's length",
-		       what, i, field);
+		attest_err("%s: record %zu: template data ends inside the %s field's length",
+			   what, i, field);
 		return -EBADMSG;
 	}
 	if (*len > max || !take(c, *len, data)) {
-		kl_err("%s: record %zu: %s field length %u runs past the template data (%zu bytes left%s)",
-		       what, i, field, *len, c->left,
-		       *len > max ? ", or past the contract's bound" : "");
+		attest_err("%s: record %zu: %s field length %u runs past the template data (%zu bytes left%s)",
+			   what, i, field, *len, c->left,
+			   *len > max ? ", or past the contract's bound" : "");
 		return -EBADMSG;
 	}
 	return 0;
@@ -94,18 +96,18 @@ static int parse_fields(const uint8_t *tdata, uint32_t tlen, const char *what,
 	if (ret)
 		return ret;
 	if (c.left) {
-		kl_err("%s: record %zu: %zu bytes after the three fields of the template data",
-		       what, i, c.left);
+		attest_err("%s: record %zu: %zu bytes after the three fields of the template data",
+			   what, i, c.left);
 		return -EBADMSG;
 	}
 	if (dlen != DNG_LEN || memcmp(dng, dng_prefix, sizeof(dng_prefix))) {
-		kl_err("%s: record %zu: d-ng field is not \"sha256:\" and a 32-byte digest",
-		       what, i);
+		attest_err("%s: record %zu: d-ng field is not \"sha256:\" and a 32-byte digest",
+			   what, i);
 		return -EBADMSG;
 	}
 	if (nlen < 2 || name[nlen - 1] != '\0' || !printable(name, nlen - 1)) {
-		kl_err("%s: record %zu: n-ng field is not one NUL-terminated printable name",
-		       what, i);
+		attest_err("%s: record %zu: n-ng field is not one NUL-terminated printable name",
+			   what, i);
 		return -EBADMSG;
 	}
 	r->digest = dng + sizeof(dng_prefix);
@@ -122,29 +124,29 @@ static int parse_record(struct cur *c, const char *what, size_t i,
 
 	if (!take_u32(c, &r->pcr) || !take(c, ATTEST_SHA1_LEN, &r->sha1) ||
 	    !take_u32(c, &tnlen)) {
-		kl_err("%s: record %zu: the log ends inside the record header (%zu bytes left)",
-		       what, i, at);
+		attest_err("%s: record %zu: the log ends inside the record header (%zu bytes left)",
+			   what, i, at);
 		return -EBADMSG;
 	}
 	if (tnlen > ATTEST_MAX_NAME || !take(c, tnlen, &tname)) {
-		kl_err("%s: record %zu: template name length %u runs past the end of the log (%zu bytes left)",
-		       what, i, tnlen, c->left);
+		attest_err("%s: record %zu: template name length %u runs past the end of the log (%zu bytes left)",
+			   what, i, tnlen, c->left);
 		return -EBADMSG;
 	}
 	if (tnlen != sizeof(ATTEST_TEMPLATE) - 1 ||
 	    memcmp(tname, ATTEST_TEMPLATE, tnlen)) {
-		kl_err("%s: record %zu: template name is not \"" ATTEST_TEMPLATE "\" (length %u)",
-		       what, i, tnlen);
+		attest_err("%s: record %zu: template name is not \"" ATTEST_TEMPLATE "\" (length %u)",
+			   what, i, tnlen);
 		return -EBADMSG;
 	}
 	if (!take_u32(c, &r->tdata_len)) {
-		kl_err("%s: record %zu: the log ends inside the template data length",
-		       what, i);
+		attest_err("%s: record %zu: the log ends inside the template data length",
+			   what, i);
 		return -EBADMSG;
 	}
 	if (!take(c, r->tdata_len, &r->tdata)) {
-		kl_err("%s: record %zu: template data length %u runs past the end of the log (%zu bytes left)",
-		       what, i, r->tdata_len, c->left);
+		attest_err("%s: record %zu: template data length %u runs past the end of the log (%zu bytes left)",
+			   what, i, r->tdata_len, c->left);
 		return -EBADMSG;
 	}
 	return parse_fields(r->tdata, r->tdata_len, what, i, r);
@@ -159,13 +161,13 @@ int attest_log_parse(const uint8_t *img, size_t len, const char *what,
 
 	memset(log, 0, sizeof(*log));
 	if (len > ATTEST_MAX_LOG) {
-		kl_err("%s: larger than %u bytes", what, ATTEST_MAX_LOG);
+		attest_err("%s: larger than %u bytes", what, ATTEST_MAX_LOG);
 		return -EBADMSG;
 	}
 	while (c.left) {
 		if (log->n == ATTEST_MAX_RECORDS) {
-			kl_err("%s: more than %d records", what,
-			       ATTEST_MAX_RECORDS);
+			attest_err("%s: more than %d records", what,
+				   ATTEST_MAX_RECORDS);
 			ret = -EBADMSG;
 			goto fail;
 		}
@@ -188,7 +190,7 @@ int attest_log_parse(const uint8_t *img, size_t len, const char *what,
 		log->n++;
 	}
 	if (!log->n) {
-		kl_err("%s: empty log (not even the elfsig-init record)", what);
+		attest_err("%s: empty log (not even the elfsig-init record)", what);
 		return -EBADMSG;
 	}
 	return 0;
@@ -229,28 +231,28 @@ int attest_log_replay(const struct attest_log *log, unsigned int pcr,
 		const struct attest_record *r = &log->rec[i];
 
 		if (r->pcr != pcr) {
-			kl_err("%s: record %zu (%s) is for PCR %u, not PCR %u: this log holds PCR %u's events only",
-			       what, i, r->name, r->pcr, pcr, pcr);
+			attest_err("%s: record %zu (%s) is for PCR %u, not PCR %u: this log holds PCR %u's events only",
+				   what, i, r->name, r->pcr, pcr, pcr);
 			return -EBADE;
 		}
-		kl_sha256(r->buf, r->buf_len, fp);
+		SHA256(r->buf, r->buf_len, fp);
 		if (CRYPTO_memcmp(fp, r->digest, sizeof(fp))) {
-			kl_err("%s: record %zu (%s): the d-ng digest is not the SHA-256 of its data",
-			       what, i, r->name);
+			attest_err("%s: record %zu (%s): the d-ng digest is not the SHA-256 of its data",
+				   what, i, r->name);
 			return -EBADE;
 		}
 		if (!template_digest("sha1", r, sha1) ||
 		    !template_digest("sha256", r, acc + ATTEST_SHA256_LEN)) {
-			kl_err_ssl("%s: record %zu: cannot hash", what, i);
+			attest_err_ssl("%s: record %zu: cannot hash", what, i);
 			return -ENOMEM;
 		}
 		if (CRYPTO_memcmp(sha1, r->sha1, sizeof(sha1))) {
-			kl_err("%s: record %zu (%s): the template digest is not the SHA-1 of its template data",
-			       what, i, r->name);
+			attest_err("%s: record %zu (%s): the template digest is not the SHA-1 of its template data",
+				   what, i, r->name);
 			return -EBADE;
 		}
 		/* PCR_new = H(PCR_old || template digest) */
-		kl_sha256(acc, sizeof(acc), acc);
+		SHA256(acc, sizeof(acc), acc);
 	}
 	memcpy(value, acc, ATTEST_SHA256_LEN);
 	return 0;
@@ -431,16 +433,16 @@ static void replaces(struct attest_summary *s, const struct attest_key *k,
 static int add_key(struct attest_summary *s, const struct attest_record *r,
 		   size_t i, const char *what)
 {
-	struct kl_cert cert = { 0 };
+	struct common_cert cert = { 0 };
 	struct attest_key *k;
 	char name[512];
 	int ret;
 
 	snprintf(name, sizeof(name), "%s: record %zu", what, i);
-	ret = kl_cert_parse(r->buf, r->buf_len, name, &cert);
+	ret = common_cert_parse(r->buf, r->buf_len, name, &cert);
 	if (!ret && (cert.der_len != r->buf_len ||
 		     memcmp(cert.der, r->buf, r->buf_len))) {
-		kl_err("%s: the data is not a DER certificate", name);
+		attest_err("%s: the data is not a DER certificate", name);
 		ret = -EBADMSG;
 	}
 	if (ret)
@@ -477,7 +479,7 @@ static int add_key(struct attest_summary *s, const struct attest_record *r,
 		replaces(s, k, i);
 	}
 out:
-	kl_cert_clear(&cert);
+	common_cert_clear(&cert);
 	return ret;
 }
 
@@ -497,54 +499,54 @@ int attest_log_summarize(const struct attest_log *log, unsigned int pcr,
 
 		if (!strcmp(r->name, ATTEST_EV_INIT)) {
 			if (i != 0) {
-				kl_err("%s: record %zu: a second elfsig-init (the log starts only once per boot)",
-				       what, i);
+				attest_err("%s: record %zu: a second elfsig-init (the log starts only once per boot)",
+					   what, i);
 				ret = -EBADE;
 			} else if (!buf_is(r, init)) {
-				kl_err("%s: record 0: elfsig-init data is not \"%s\"",
-				       what, init);
+				attest_err("%s: record 0: elfsig-init data is not \"%s\"",
+					   what, init);
 				ret = -EBADMSG;
 			}
 			continue;
 		}
 		if (i == 0) {
-			kl_err("%s: record 0 is %s, not elfsig-init", what,
-			       r->name);
+			attest_err("%s: record 0 is %s, not elfsig-init", what,
+				   r->name);
 			ret = -EBADMSG;
 		} else if (!strcmp(r->name, ATTEST_EV_KEY)) {
 			ret = add_key(s, r, i, what);
 		} else if (!strcmp(r->name, ATTEST_EV_MODE)) {
 			m = mode_index(r);
 			if (m < 0) {
-				kl_err("%s: record %zu: elfsig-mode data is not mode=off|permissive|enforce|require",
-				       what, i);
+				attest_err("%s: record %zu: elfsig-mode data is not mode=off|permissive|enforce|require",
+					   what, i);
 				ret = -EBADMSG;
 			} else if (m < mode) {
-				kl_err("%s: record %zu: the mode goes from %s to %s, but modes only tighten",
-				       what, i, modes[mode], modes[m]);
+				attest_err("%s: record %zu: the mode goes from %s to %s, but modes only tighten",
+					   what, i, modes[mode], modes[m]);
 				ret = -EBADE;
 			}
 			mode = m;
 			s->mode_record = i;
 		} else if (!strcmp(r->name, ATTEST_EV_LOCK)) {
 			if (s->locked) {
-				kl_err("%s: record %zu: a second elfsig-lock (the first is record %zu)",
-				       what, i, s->lock_record);
+				attest_err("%s: record %zu: a second elfsig-lock (the first is record %zu)",
+					   what, i, s->lock_record);
 				ret = -EBADE;
 			} else if (!lock_count(r, &s->lock_keys)) {
-				kl_err("%s: record %zu: elfsig-lock data is not keys=N",
-				       what, i);
+				attest_err("%s: record %zu: elfsig-lock data is not keys=N",
+					   what, i);
 				ret = -EBADMSG;
 			} else if (s->lock_keys != s->admissions) {
-				kl_err("%s: record %zu: the lock counts %lu key admissions, but the log has %zu .elfsig records before it",
-				       what, i, s->lock_keys, s->admissions);
+				attest_err("%s: record %zu: the lock counts %lu key admissions, but the log has %zu .elfsig records before it",
+					   what, i, s->lock_keys, s->admissions);
 				ret = -EBADE;
 			}
 			s->locked = true;
 			s->lock_record = i;
 		} else {
-			kl_err("%s: record %zu: unknown event \"%.64s\"", what,
-			       i, r->name);
+			attest_err("%s: record %zu: unknown event \"%.64s\"", what,
+				   i, r->name);
 			ret = -EBADMSG;
 		}
 	}

@@ -7,7 +7,7 @@
 #include <openssl/crypto.h>
 
 #include "attest.h"
-#include "kl.h"
+#include "error.h"
 
 #define FP_PREFIX "sha256:"
 
@@ -28,8 +28,8 @@ int attest_allow_parse(const uint8_t *buf, size_t len, const char *what,
 
 	memset(allow, 0, sizeof(*allow));
 	if (len > ATTEST_MAX_ALLOW_FILE || memchr(buf, '\0', len)) {
-		kl_err("%s: not a text file of at most %u bytes", what,
-		       ATTEST_MAX_ALLOW_FILE);
+		attest_err("%s: not a text file of at most %u bytes", what,
+			   ATTEST_MAX_ALLOW_FILE);
 		return -EBADMSG;
 	}
 	while (p < end) {
@@ -46,8 +46,8 @@ int attest_allow_parse(const uint8_t *buf, size_t len, const char *what,
 		if (s == e || *s == '#')
 			continue;
 		if (allow->n == ATTEST_MAX_ALLOW) {
-			kl_err("%s:%zu: more than %d fingerprints", what, line,
-			       ATTEST_MAX_ALLOW);
+			attest_err("%s:%zu: more than %d fingerprints", what, line,
+				   ATTEST_MAX_ALLOW);
 			goto bad;
 		}
 		n = reallocarray(allow->fp, allow->n + 1, sizeof(*n));
@@ -57,8 +57,8 @@ int attest_allow_parse(const uint8_t *buf, size_t len, const char *what,
 		}
 		allow->fp = n;
 		if (!parse_fp(s, (size_t)(e - s), allow->fp[allow->n])) {
-			kl_err("%s:%zu: expected sha256:<64 hex digits> (a key fingerprint, as in the enrolment policy)",
-			       what, line);
+			attest_err("%s:%zu: expected sha256:<64 hex digits> (a key fingerprint, as in the enrolment policy)",
+				   what, line);
 			goto bad;
 		}
 		allow->n++;
@@ -102,34 +102,34 @@ int attest_verdict(const struct attest_summary *s,
 		if (!s->keys[i].after_lock)
 			continue;
 		fp_hex(s->keys[i].fp, hex);
-		kl_err("record %zu: key " FP_PREFIX "%s (%s) admitted after the lock (record %zu): the keyring did not stay locked",
-		       s->keys[i].record, hex, s->keys[i].subject,
-		       s->lock_record);
+		attest_err("record %zu: key " FP_PREFIX "%s (%s) admitted after the lock (record %zu): the keyring did not stay locked",
+			   s->keys[i].record, hex, s->keys[i].subject,
+			   s->lock_record);
 		return -ENOLCK;
 	}
 	if (!s->locked) {
-		kl_err("the keyring was never locked: no elfsig-lock record in %zu records (keys could still be added)",
-		       s->records);
+		attest_err("the keyring was never locked: no elfsig-lock record in %zu records (keys could still be added)",
+			   s->records);
 		return -ENOLCK;
 	}
 	for (i = 0; allow && i < s->nkeys; i++) {
 		if (attest_allowed(allow, s->keys[i].fp))
 			continue;
 		fp_hex(s->keys[i].fp, hex);
-		kl_err("record %zu: key " FP_PREFIX "%s (%s) is not in the allow list",
-		       s->keys[i].record, hex, s->keys[i].subject);
+		attest_err("record %zu: key " FP_PREFIX "%s (%s) is not in the allow list",
+			   s->keys[i].record, hex, s->keys[i].subject);
 		return -ENOKEY;
 	}
 	/* A boot in a looser mode than required ran unsigned or failing
 	 * programs: the keys were right, the machine is not what it must be. */
 	if (min_mode >= 0 && attest_mode_rank(s->mode) < min_mode) {
 		if (s->mode)
-			kl_err("record %zu: mode %s, looser than the required %s",
-			       s->mode_record, s->mode,
-			       attest_mode_name(min_mode));
+			attest_err("record %zu: mode %s, looser than the required %s",
+				   s->mode_record, s->mode,
+				   attest_mode_name(min_mode));
 		else
-			kl_err("no elfsig-mode record in %zu records: the mode is unknown, %s is required",
-			       s->records, attest_mode_name(min_mode));
+			attest_err("no elfsig-mode record in %zu records: the mode is unknown, %s is required",
+				   s->records, attest_mode_name(min_mode));
 		return -EPERM;
 	}
 	return 0;

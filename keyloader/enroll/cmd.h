@@ -6,7 +6,9 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "kl.h"
+#include "kl_cert.h"
+#include "kl_enroll.h"
+#include "kl_layout.h"
 
 #define PROG "elfsig-enroll"
 
@@ -34,7 +36,7 @@ struct opts {
 	const char *pcrsig_key_path;	/* DIR/pcrsig-key.pem */
 	const char *pcrsig_sealed;	/* DIR/pcrsig.sealed */
 	const char *pcrsig_dir;		/* DIR/pcrsig: .pcrsig files */
-	char defaults[9][PATH_MAX];	/* the paths under --dir */
+	char defaults[KL_NFILES][PATH_MAX];	/* the paths under --dir */
 	char counter_sig[PATH_MAX];
 	/* --platform-ca: create and add refuse a certificate none of these
 	 * issued, as the kernel's CONFIG_ELFSIG_TRUSTED_KEYS would. */
@@ -75,47 +77,15 @@ int load_verified(const struct opts *o, const struct kl_signer *s,
 		  struct kl_policy *pol, struct kl_authority *a);
 /* Apply --pcrs/--measure-pcr if given. Return: 0 or EXIT_USAGE. */
 int apply_pcr_opts(struct kl_policy *pol, const struct opts *o);
-/* A whole enrolment: authority.pem, the signed policy, the sealed object
- * (this TPM) and a signed PCR policy (current or --pcr-values). */
-int write_enrolment(struct kl_policy *pol, const struct opts *o,
-		    const struct kl_signer *s);
-/* The signed policy alone (add, remove), and a PCR policy when the
- * selection changed. */
-int write_policy(struct kl_policy *pol, const struct opts *o,
-		 const struct kl_signer *s, bool pcr_policy);
-
 /* add, remove: the verified policy, edited by @edit (--pcrs and
  * --measure-pcr applied), signed again with --authority-key. */
 int edit_policy(struct opts *o, const char *cmd, int argc, char **argv,
 		int (*edit)(struct kl_policy *pol, int n, char **args));
 
-/* The rollback counter binding (counter, counter.sig) of this machine at
- * @generation into @outs[0..1] (the caller frees both .data); with
- * @lower (--force) the epoch may go down. Return: 0 or EXIT_FAIL. */
-int prepare_binding(const struct opts *o, const struct kl_signer *s,
-		    uint32_t generation, bool lower, struct kl_out *outs);
-/* Every PCR policy of the directory, checked to be the authority's and
- * signed again under @generation, into @outs (at most @max; paths and
- * data malloc'ed). Return: how many, or -1 after a message. */
-long resign_pcr_policies(const struct opts *o, const struct kl_policy *pol,
-			 const struct kl_signer *s, uint32_t generation,
-			 struct kl_out *outs, size_t max);
-
-/* The policy (its generation and machine set) and every PCR policy of
- * the directory signed under pol->generation for pol's machine, with
- * @bind the counter binding at it, and @extra (a sealed object, or NULL;
- * its data is not freed), all written together. Return: 0 or EXIT_FAIL. */
-int write_generation(const struct opts *o, struct kl_policy *pol,
-		     const struct kl_signer *s, bool bind,
-		     const struct kl_out *extra);
-
 /* On a host without the machine's files: 0 when the policy is there (or
  * unreadable for another reason, said later), else one line naming what
  * @cmd needs, @instead of it, and EXIT_FAIL. */
 int need_policy(const struct opts *o, const char *cmd, const char *instead);
-
-/* "the current", "the predicted" or the --pcr-values file, for messages. */
-const char *values_source(const struct opts *o);
 
 int cmd_create(struct opts *o, int argc, char **argv);
 int cmd_add(struct opts *o, int argc, char **argv);

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "kl_counter.h"
+#include "kl_pcrsig.h"
 
 /* A file the authority did not sign as it is, or for another machine,
  * is the loader's status 6; anything else wrong with it, 3. */

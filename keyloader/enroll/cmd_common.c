@@ -10,9 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elfsig.h"
+#include "key.h"
 
 #include "cmd.h"
+#include "kl_counter.h"
 
 const char usage_text[] =
 "usage: " PROG " COMMAND [options] [ARGS]\n"
@@ -118,18 +119,19 @@ int usage_err(const char *why)
 static int default_paths(struct opts *o)
 {
 	struct kl_enroll_opts *e = &o->e;
-	const char **paths[] = { &e->policy_path, &e->sealed_path,
-				 &e->authority_path, &e->pcrpol_dir,
-				 &e->counter_path, &o->pcrsig_key_path,
-				 &o->pcrsig_sealed, &o->pcrsig_dir,
-				 &e->sig_path };
-	static const char *const files[] = { "policy", "policy.sealed",
-					     "authority.pem", "pcr-policies",
-					     "counter", "pcrsig-key.pem",
-					     "pcrsig.sealed", "pcrsig", NULL };
+	const char **paths[KL_NFILES] = {
+		[KL_FILE_POLICY] = &e->policy_path,
+		[KL_FILE_SEALED] = &e->sealed_path,
+		[KL_FILE_POLICY_SIG] = &e->sig_path,
+		[KL_FILE_AUTHORITY] = &e->authority_path,
+		[KL_FILE_COUNTER] = &e->counter_path,
+		[KL_FILE_PCRSIG_KEY] = &o->pcrsig_key_path,
+		[KL_FILE_PCRSIG_SEALED] = &o->pcrsig_sealed,
+		[KL_FILE_PCRPOL_DIR] = &e->pcrpol_dir,
+		[KL_FILE_PCRSIG_DIR] = &o->pcrsig_dir,
+	};
 
-	if (kl_default_paths(o->dir, files, paths, o->defaults,
-			     ARRAY_SIZE(paths)))
+	if (kl_default_paths(o->dir, paths, o->defaults))
 		return EXIT_USAGE;
 	if ((size_t)snprintf(o->counter_sig, sizeof(o->counter_sig), "%s.sig",
 			     e->counter_path) >= sizeof(o->counter_sig))
@@ -311,10 +313,10 @@ int add_certs(struct kl_policy *pol, int n, char **paths)
 	int i, err;
 
 	for (i = 0; i < n; i++) {
-		struct kl_cert c = { 0 };
+		struct common_cert c = { 0 };
 
 		if (kl_cert_load(AT_FDCWD, paths[i], &c)) {
-			kl_cert_clear(&c);
+			common_cert_clear(&c);
 			return -EBADMSG;
 		}
 		err = kl_policy_add(pol, c.fp, c.subject);
@@ -323,7 +325,7 @@ int add_certs(struct kl_policy *pol, int n, char **paths)
 			printf("already enrolled: sha256:%s %s\n", hex, c.subject);
 		else if (!err)
 			printf("adding sha256:%s %s\n", hex, c.subject);
-		kl_cert_clear(&c);
+		common_cert_clear(&c);
 		if (err < 0)
 			return err;
 	}
@@ -345,12 +347,12 @@ int check_platform_ca(const struct opts *o, int n, char **paths)
 		}
 	/* Every certificate is checked: one line for each that fails. */
 	for (i = 0; i < n; i++) {
-		struct kl_cert c = { 0 };
+		struct common_cert c = { 0 };
 
 		if (kl_cert_load(AT_FDCWD, paths[i], &c) ||
 		    kl_platform_ca_check(&cas, &c))
 			ret = EXIT_FAIL;
-		kl_cert_clear(&c);
+		common_cert_clear(&c);
 	}
 	kl_platform_cas_free(&cas);
 	return ret;
@@ -365,7 +367,7 @@ int parse_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
 
 int arg_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
 {
-	struct kl_cert c = { 0 };
+	struct common_cert c = { 0 };
 	int err;
 
 	if (!strncmp(arg, "sha256:", 7)) {
@@ -378,7 +380,7 @@ int arg_fingerprint(const char *arg, uint8_t fp[KL_FP_LEN])
 	err = kl_cert_load(AT_FDCWD, arg, &c) ? -EBADMSG : 0;
 	if (!err)
 		memcpy(fp, c.fp, KL_FP_LEN);
-	kl_cert_clear(&c);
+	common_cert_clear(&c);
 	return err;
 }
 
@@ -406,17 +408,17 @@ int remove_keys(struct kl_policy *pol, int n, char **args)
 static int sign_digest(void *ctx, const uint8_t digest[KL_FP_LEN],
 		       uint8_t **sig, size_t *sig_len)
 {
-	return elfsig_key_sign_digest(ctx, ELFSIG_HASH_SHA256, digest,
+	return common_key_sign_digest(ctx, "sha256", KL_FP_LEN, digest,
 				      KL_FP_LEN, sig, sig_len);
 }
 
 int signer_load(const struct opts *o, const char *cmd, struct kl_signer *s)
 {
-	struct elfsig_key_opts kopts = {
+	struct common_key_opts kopts = {
 		.key = o->authority_key, .tcti = o->e.tcti,
 		.key_pass = getenv("ELFSIG_KEY_PASS"),
 	};
-	struct elfsig_key *key = NULL;
+	struct common_key *key = NULL;
 	uint8_t *der = NULL;
 	size_t len = 0;
 	char why[96];
@@ -428,11 +430,11 @@ int signer_load(const struct opts *o, const char *cmd, struct kl_signer *s)
 			 cmd);
 		return usage_err(why);
 	}
-	if (elfsig_key_load(&kopts, &key) ||
-	    elfsig_key_public_der(key, &der, &len) ||
+	if (common_key_load(&kopts, &key) ||
+	    common_key_public_der(key, &der, &len) ||
 	    kl_authority_from_der(der, len, o->authority_key, &s->auth)) {
 		free(der);
-		elfsig_key_free(key);
+		common_key_free(key);
 		return EXIT_FAIL;
 	}
 	free(der);
@@ -443,7 +445,7 @@ int signer_load(const struct opts *o, const char *cmd, struct kl_signer *s)
 
 void signer_free(struct kl_signer *s)
 {
-	elfsig_key_free(s->ctx);
+	common_key_free(s->ctx);
 	kl_authority_free(&s->auth);
 	memset(s, 0, sizeof(*s));
 }
@@ -475,15 +477,6 @@ int apply_pcr_opts(struct kl_policy *pol, const struct opts *o)
 	return 0;
 }
 
-static void print_policy(const struct kl_policy *pol, const struct opts *o)
-{
-	char sel[128] = "?";
-
-	elfsig_tpm_pcrsel_format(&pol->sel, sel, sizeof(sel));
-	printf("%s: %zu key%s, PCRs %s; signed in %s\n", o->e.policy_path,
-	       pol->nkeys, pol->nkeys == 1 ? "" : "s", sel, o->e.sig_path);
-}
-
 int need_policy(const struct opts *o, const char *cmd, const char *instead)
 {
 	if (!access(o->e.policy_path, F_OK) || errno != ENOENT)
@@ -491,247 +484,6 @@ int need_policy(const struct opts *o, const char *cmd, const char *instead)
 	fprintf(stderr, "%s: %s: no machine's policy at %s: give a copy of the machine's enrolment directory (--dir) or %s\n",
 		PROG, cmd, o->e.policy_path, instead);
 	return EXIT_FAIL;
-}
-
-const char *values_source(const struct opts *o)
-{
-	return o->e.pcr_values ? o->e.pcr_values :
-	       o->e.event_log ? "the predicted" : "the current";
-}
-
-/* A signed PCR policy into @out, its directory made if need be. */
-static int prepare_pcr_policy(const struct kl_policy *pol, const struct opts *o,
-			      const struct kl_signer *s, struct kl_out *out)
-{
-	char *text, *path;
-	size_t len;
-
-	if (!o->e.out && mkdir(o->e.pcrpol_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "%s: %s: %s\n", PROG, o->e.pcrpol_dir,
-			strerror(errno));
-		return EXIT_FAIL;
-	}
-	if (kl_enroll_pcr_policy(&o->e, pol, s, &text, &len, &path))
-		return EXIT_FAIL;
-	*out = (struct kl_out){ .path = path, .data = text, .len = len,
-				.mode = 0644 };
-	printf("%s: PCR policy for %s values, signed\n", path, values_source(o));
-	return 0;
-}
-
-static void free_outs(struct kl_out *outs, size_t n, size_t pcrpol)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free((void *)outs[i].data);
-	if (pcrpol < n)
-		free((char *)outs[pcrpol].path);
-}
-
-int write_policy(struct kl_policy *pol, const struct opts *o,
-		 const struct kl_signer *s, bool pcr_policy)
-{
-	struct kl_out outs[3] = { 0 };
-	size_t n = 0, pcrpol = ARRAY_SIZE(outs);
-	char *text = NULL;
-	uint8_t *sig = NULL;
-	size_t len, sig_len;
-	int ret = EXIT_FAIL;
-
-	if (kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len))
-		return EXIT_FAIL;
-	if (pcr_policy) {
-		if (prepare_pcr_policy(pol, o, s, &outs[n]))
-			goto out;
-		pcrpol = n++;
-	}
-	/* The signature before the policy: a crash between the two renames
-	 * leaves a pair that does not verify (fails closed). */
-	outs[n++] = (struct kl_out){ .path = o->e.sig_path, .data = sig,
-				     .len = sig_len, .mode = 0644 };
-	outs[n++] = (struct kl_out){ .path = o->e.policy_path, .data = text,
-				     .len = len, .mode = 0644 };
-	sig = NULL;
-	text = NULL;
-	if (!kl_write_all(outs, n)) {
-		print_policy(pol, o);
-		ret = EXIT_OK;
-	}
-out:
-	free_outs(outs, n, pcrpol);
-	free(text);
-	free(sig);
-	return ret;
-}
-
-int write_enrolment(struct kl_policy *pol, const struct opts *o,
-		    const struct kl_signer *s)
-{
-	struct kl_out outs[7] = { 0 };
-	size_t n = 0, pcrpol = ARRAY_SIZE(outs), len, slen, plen, sig_len;
-	uint8_t *sealed = NULL, *sig = NULL;
-	char *text = NULL, *pem = NULL;
-	int ret = EXIT_FAIL;
-
-	/* For this machine: its TPM's storage root key. */
-	if (kl_enroll_machine(&o->e, pol) ||
-	    kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len) ||
-	    kl_authority_pem(&s->auth, &pem, &plen) ||
-	    kl_enroll_seal(&o->e, &s->auth, &sealed, &slen))
-		goto out;
-	if (prepare_pcr_policy(pol, o, s, &outs[n]))
-		goto out;
-	pcrpol = n++;
-	if (prepare_binding(o, s, pol->generation, o->force, &outs[n]))
-		goto out;
-	n += 2;
-	outs[n++] = (struct kl_out){ .path = o->e.sealed_path, .data = sealed,
-				     .len = slen, .mode = 0644 };
-	outs[n++] = (struct kl_out){ .path = o->e.authority_path, .data = pem,
-				     .len = plen, .mode = 0644 };
-	outs[n++] = (struct kl_out){ .path = o->e.sig_path, .data = sig,
-				     .len = sig_len, .mode = 0644 };
-	outs[n++] = (struct kl_out){ .path = o->e.policy_path, .data = text,
-				     .len = len, .mode = 0644 };
-	sealed = sig = NULL;
-	text = pem = NULL;
-	if (!kl_write_all(outs, n)) {
-		print_policy(pol, o);
-		printf("%s: sealed with this TPM, bound to the authority's PCR policies\n",
-		       o->e.sealed_path);
-		ret = EXIT_OK;
-	}
-out:
-	free_outs(outs, n, pcrpol);
-	free(sealed);
-	free(sig);
-	free(text);
-	free(pem);
-	return ret;
-}
-
-int prepare_binding(const struct opts *o, const struct kl_signer *s,
-		    uint32_t generation, bool lower, struct kl_out *outs)
-{
-	char *text;
-	uint8_t *sig;
-	size_t len, sig_len;
-	uint64_t epoch;
-
-	if (kl_enroll_bind(&o->e, s, generation, lower, &text, &len, &sig,
-			   &sig_len, &epoch))
-		return EXIT_FAIL;
-	outs[0] = (struct kl_out){ .path = o->e.counter_sig_path, .data = sig,
-				   .len = sig_len, .mode = 0644 };
-	outs[1] = (struct kl_out){ .path = o->e.counter_path, .data = text,
-				   .len = len, .mode = 0644 };
-	printf("%s: rollback counter 0x%08x bound, epoch %llu\n",
-	       o->e.counter_path, o->e.nv_index, (unsigned long long)epoch);
-	return 0;
-}
-
-long resign_pcr_policies(const struct opts *o, const struct kl_policy *pol,
-			 const struct kl_signer *s, uint32_t generation,
-			 struct kl_out *outs, size_t max)
-{
-	char **names = NULL;
-	size_t n = 0, i, k = 0;
-	long ret = -1;
-	int dfd;
-
-	if (kl_dir_list(o->e.pcrpol_dir, "signed PCR policy directory",
-			KL_PCRPOL_MAX_FILES, &dfd, &names, &n))
-		return -1;
-	for (i = 0; i < n && k < max; i++) {
-		struct kl_pcr_policy pp;
-		uint8_t *buf;
-		char *path, *text;
-		size_t len;
-		int err;
-
-		if (asprintf(&path, "%s/%s", o->e.pcrpol_dir, names[i]) < 0)
-			goto out;
-		err = kl_read_file(AT_FDCWD, path, KL_PCRPOL_MAX_SIZE, &buf,
-				   &len);
-		if (!err) {
-			err = kl_pcr_policy_parse(buf, len, path, &pp);
-			free(buf);
-		}
-		/* Nothing the authority did not approve is blessed anew. */
-		if (!err) {
-			err = kl_pcr_policy_resign(&pp, pol, s, generation,
-						   &text, &len);
-			kl_pcr_policy_clear(&pp);
-		}
-		if (err) {
-			fprintf(stderr, "%s: %s: not signed again: nothing written\n",
-				PROG, path);
-			free(path);
-			goto out;
-		}
-		outs[k++] = (struct kl_out){ .path = path, .data = text,
-					     .len = len, .mode = 0644 };
-	}
-	ret = (long)k;
-out:
-	if (ret < 0)
-		for (i = 0; i < k; i++) {
-			free((void *)outs[i].data);
-			free((char *)outs[i].path);
-		}
-	kl_names_free(names, n);
-	close(dfd);
-	return ret;
-}
-
-int write_generation(const struct opts *o, struct kl_policy *pol,
-		     const struct kl_signer *s, bool bind,
-		     const struct kl_out *extra)
-{
-	struct kl_out outs[KL_PCRPOL_MAX_FILES + 5] = { 0 };
-	size_t nextra = SIZE_MAX;
-	uint8_t *sig = NULL;
-	char *text = NULL;
-	size_t len, sig_len, i, n;
-	long k;
-	int ret = EXIT_FAIL;
-
-	k = resign_pcr_policies(o, pol, s, pol->generation, outs,
-				KL_PCRPOL_MAX_FILES);
-	if (k < 0)
-		return EXIT_FAIL;
-	n = (size_t)k;
-	if (bind) {
-		if (prepare_binding(o, s, pol->generation, o->force, &outs[n]))
-			goto out;
-		n += 2;
-	}
-	if (kl_enroll_sign_policy(pol, s, &text, &len, &sig, &sig_len))
-		goto out;
-	if (extra) {
-		nextra = n;
-		outs[n++] = *extra;
-	}
-	/* The signature before the policy (a crash in between fails
-	 * closed), everything else before both. */
-	outs[n++] = (struct kl_out){ .path = o->e.sig_path, .data = sig,
-				     .len = sig_len, .mode = 0644 };
-	outs[n++] = (struct kl_out){ .path = o->e.policy_path, .data = text,
-				     .len = len, .mode = 0644 };
-	if (!kl_write_all(outs, n)) {
-		printf("%s: policy version %d, generation %u, signed; %ld PCR polic%s signed again\n",
-		       o->e.policy_path, KL_POLICY_VERSION, pol->generation, k,
-		       k == 1 ? "y" : "ies");
-		ret = EXIT_OK;
-	}
-out:
-	for (i = 0; i < n; i++)
-		if (i != nextra)
-			free((void *)outs[i].data);
-	for (i = 0; i < (size_t)k; i++)
-		free((char *)outs[i].path);
-	return ret;
 }
 
 int edit_policy(struct opts *o, const char *cmd, int argc, char **argv,
@@ -751,7 +503,8 @@ int edit_policy(struct opts *o, const char *cmd, int argc, char **argv,
 		ret = apply_pcr_opts(&pol, o);
 	if (!ret)
 		ret = edit(&pol, argc, argv) ? EXIT_FAIL :
-		      write_policy(&pol, o, &s, o->pcrs_set);
+		      kl_enroll_write_policy(&o->e, &pol, &s, o->pcrs_set) ?
+		      EXIT_FAIL : EXIT_OK;
 	kl_policy_free(&pol);
 	kl_authority_free(&a);
 	signer_free(&s);

@@ -26,8 +26,9 @@ int cmd_counter(struct opts *o, int argc, char **argv)
 	ret = load_verified(o, &s, &pol, &a);
 	if (ret)
 		goto out;
-	ret = prepare_binding(o, &s, o->generation_set ? o->generation :
-			      pol.generation, o->force, outs);
+	ret = kl_enroll_binding_out(&o->e, &s, o->generation_set ?
+				    o->generation : pol.generation, o->force,
+				    outs) ? EXIT_FAIL : 0;
 	if (!ret)
 		ret = kl_write_all(outs, 2) ? EXIT_FAIL : EXIT_OK;
 	free((void *)outs[0].data);

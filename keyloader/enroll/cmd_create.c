@@ -90,7 +90,8 @@ int cmd_create(struct opts *o, int argc, char **argv)
 	/* Made only now, once the inputs are known good. */
 	if (!add_certs(&pol, argc, argv) && 
 	    (!uses_dir(o) || !enrolment_dir(o->dir, true)))
-		ret = write_enrolment(&pol, o, &s);
+		ret = kl_enroll_write(&o->e, &pol, &s, o->force) ?
+		      EXIT_FAIL : EXIT_OK;
 	signer_free(&s);
 	kl_policy_free(&pol);
 	return ret;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "kl_counter.h"
 
 int cmd_epoch(struct opts *o, int argc, char **argv)
 {

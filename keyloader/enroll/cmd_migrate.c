@@ -59,7 +59,7 @@ out:
 
 /* The certificate of DIR/certs with fingerprint @fp, for its subject:
  * the policy's comment lines are whoever wrote the file's. */
-static const char *cert_subject(const struct kl_cert *certs, size_t n,
+static const char *cert_subject(const struct common_cert *certs, size_t n,
 				const uint8_t fp[KL_FP_LEN])
 {
 	size_t i;
@@ -79,7 +79,7 @@ static const char *cert_subject(const struct kl_cert *certs, size_t n,
 static int confirm_keys(const struct opts *o, const struct kl_policy *pol)
 {
 	char hex[2 * KL_FP_LEN + 1], dir[PATH_MAX];
-	struct kl_cert *certs = NULL;
+	struct common_cert *certs = NULL;
 	uint8_t fp[KL_FP_LEN];
 	size_t i, ncerts = 0;
 	int ret = 0;
@@ -157,9 +157,12 @@ static int migrate_signed(struct opts *o, const struct kl_signer *s,
 	if (kl_sealed_machine(o->e.sealed_path, pol))
 		return EXIT_FAIL;
 	if (pol->version == 3)
-		return write_generation(o, pol, s, false, NULL);
+		return kl_enroll_write_generation(&o->e, pol, s, false,
+						  o->force, NULL) ?
+		       EXIT_FAIL : EXIT_OK;
 	pol->generation = o->generation;
-	return write_generation(o, pol, s, true, NULL);
+	return kl_enroll_write_generation(&o->e, pol, s, true, o->force,
+					  NULL) ? EXIT_FAIL : EXIT_OK;
 }
 
 int cmd_migrate(struct opts *o, int argc, char **argv)
@@ -196,7 +199,8 @@ int cmd_migrate(struct opts *o, int argc, char **argv)
 	}
 	pol.generation = o->generation;
 	if (!verify_v1(o, buf, len, &pol) && !confirm_keys(o, &pol))
-		ret = write_enrolment(&pol, o, &s);
+		ret = kl_enroll_write(&o->e, &pol, &s, o->force) ?
+		      EXIT_FAIL : EXIT_OK;
 out:
 	free(buf);
 	kl_policy_free(&pol);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "kl_pcrsig.h"
 
 #define PCRSIG_DEFAULT_PCRS	"sha256:11"	/* systemd-stub's UKI PCR */
 
@@ -174,7 +175,8 @@ int cmd_pcrsig(struct opts *o, int argc, char **argv)
 		ret = enable(o, &pol, &a, &s);
 	} else if (!ret && !strcmp(argv[0], "disable")) {
 		pol.pcrsig = false;
-		ret = write_policy(&pol, o, &s, false);
+		ret = kl_enroll_write_policy(&o->e, &pol, &s, false) ?
+		      EXIT_FAIL : EXIT_OK;
 		if (!ret)
 			printf("%s: no longer accepts systemd .pcrsig files; to revoke them on machines that may get this policy's older version back, elfsig-enroll resign\n",
 			       o->e.policy_path);

@@ -13,7 +13,7 @@
 #include "cmd.h"
 
 /* Does the certificate @c carry one of the @n keys @fps? */
-static bool removed(const struct kl_cert *c, int n, const uint8_t *fps)
+static bool removed(const struct common_cert *c, int n, const uint8_t *fps)
 {
 	int i;
 
@@ -31,7 +31,7 @@ static bool removed(const struct kl_cert *c, int n, const uint8_t *fps)
  * providers go with it). */
 struct aside {
 	char certs[PATH_MAX], dir[PATH_MAX];
-	struct kl_cert *cs;
+	struct common_cert *cs;
 	size_t n;
 	bool *move;
 };

@@ -58,7 +58,9 @@ int cmd_reseal(struct opts *o, int argc, char **argv)
 	} else {
 		memcpy(pol.srk_name, here.srk_name, here.srk_name_len);
 		pol.srk_name_len = here.srk_name_len;
-		ret = write_generation(o, &pol, &s, false, &out);
+		ret = kl_enroll_write_generation(&o->e, &pol, &s, false,
+						 o->force, &out) ?
+		      EXIT_FAIL : EXIT_OK;
 	}
 	if (!ret)
 		printf("%s: sealed with this TPM, bound to the authority's PCR policies\n",

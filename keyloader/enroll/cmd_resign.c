@@ -38,7 +38,8 @@ int cmd_resign(struct opts *o, int argc, char **argv)
 		goto out;
 	}
 	pol.generation = o->generation;
-	ret = write_generation(o, &pol, &s, false, NULL);
+	ret = kl_enroll_write_generation(&o->e, &pol, &s, false, o->force,
+					 NULL) ? EXIT_FAIL : EXIT_OK;
 out:
 	kl_policy_free(&pol);
 	kl_authority_free(&a);

@@ -61,7 +61,7 @@ int cmd_sign_pcr_policy(struct opts *o, int argc, char **argv)
 			       .mode = 0644 };
 	if (!kl_write_all(&out, 1)) {
 		printf("%s: PCR policy for %s values, signed\n", path,
-		       values_source(o));
+		       kl_enroll_values_source(&o->e));
 		ret = EXIT_OK;
 	}
 out:

@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "elfsig.h"
 
 static const struct {
 	const char *name;
@@ -48,15 +47,22 @@ static const struct {
 	{ "pcrsig", cmd_pcrsig },
 };
 
+/* What the library's enrolment writers did: one line each, on stdout. */
+static void note_stdout(const char *msg, void *ctx)
+{
+	printf("%s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	size_t i;
 
 	kl_set_error_callback(common_stderr_error, (void *)PROG);
+	kl_set_note_callback(note_stdout, NULL);
 	elfsig_tpm_set_error_callback(common_stderr_error, (void *)PROG);
-	/* the authority key */
-	elfsig_set_error_callback(common_stderr_error, (void *)PROG);
+	/* certificates and the authority key */
+	common_set_error_callback(common_stderr_error, (void *)PROG);
 	/* (An NV index not defined yet is expected, not worth a TSS line.) */
 	common_tss_quiet();
 	if (argc < 2)

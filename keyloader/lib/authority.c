@@ -15,7 +15,7 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
-#include "kl.h"
+#include "kl_authority.h"
 
 #define AUTHORITY_MAX_FILE	(16 * 1024)
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kl.h"
+#include "kl_counter.h"
 
 #define HEADER_WORD	"elfsig-counter"
 #define BINDING_MAX_LINE 256

@@ -9,7 +9,8 @@
 
 #include <openssl/crypto.h>
 
-#include "kl.h"
+#include "kl_counter.h"
+#include "kl_enroll.h"
 
 int kl_policy_load(const char *path, struct kl_policy *pol)
 {

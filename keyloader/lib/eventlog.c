@@ -15,7 +15,7 @@
 
 #include <openssl/evp.h>
 
-#include "kl.h"
+#include "kl_measure.h"
 
 #define EV_NO_ACTION		3
 #define SPEC_ID			"Spec ID Event03"	/* and its NUL */

@@ -10,7 +10,8 @@
 
 #include <keyutils.h>
 
-#include "kl.h"
+#include "kl_keyring.h"
+#include "kl_util.h"
 
 /*
  * The kernel's .elfsig is locked by the kernel (docs/kernel.md,

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kl.h"
+#include "kl_measure.h"
 
 int kl_measure_open_log(struct kl_measure *m, const char *path)
 {

@@ -13,7 +13,7 @@
 
 #include <openssl/crypto.h>
 
-#include "kl.h"
+#include "kl_enroll.h"
 
 #define HEADER_WORD	"elfsig-pcr-policy"
 /* The (generation-)signature line of an RSA-4096 key is the longest. */

@@ -26,7 +26,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-#include "kl.h"
+#include "kl_pcrsig.h"
 
 /* A JSON cursor over an untrusted image: every read is bounded by len. */
 struct js {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kl.h"
+#include "kl_pcrpolicy.h"
 
 #define MAX_LINE 256
 

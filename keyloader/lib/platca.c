@@ -12,7 +12,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-#include "kl.h"
+#include "kl_cert.h"
 
 /*
  * The kernel's check (fs/elfsig/keyring.c, elfsig_admit_vouched(), 6.12):
@@ -62,7 +62,7 @@ int kl_platform_ca_load(const char *path, struct kl_platform_cas *cas)
 		err = -EFBIG;
 		goto out;
 	}
-	if (!kl_looks_like_pem(buf, len)) {
+	if (!common_looks_like_pem(buf, len)) {
 		p = buf;
 		x = d2i_X509(NULL, &p, (long)len);
 		if (!x || (size_t)(p - buf) != len) {
@@ -238,7 +238,7 @@ static int check_x509(const struct kl_platform_cas *cas, X509 *x,
 }
 
 int kl_platform_ca_check(const struct kl_platform_cas *cas,
-			 const struct kl_cert *cert)
+			 const struct common_cert *cert)
 {
 	const unsigned char *p = cert->der;
 	X509 *x;

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kl.h"
+#include "kl_authority.h"
+#include "kl_cert.h"
 
 #define HEADER_WORD	"elfsig-policy"
 

@@ -14,9 +14,34 @@
 #include <openssl/sha.h>
 
 #include "common.h"
-#include "kl.h"
+#include "kl_util.h"
 
 COMMON_DEFINE_REPORTER(kl_set_error_callback, kl_error_cb, kl_err, kl_err_ssl)
+
+static kl_note_cb note_cb;
+static void *note_ctx;
+
+void kl_set_note_callback(kl_note_cb cb, void *ctx)
+{
+	note_cb = cb;
+	note_ctx = ctx;
+}
+
+void kl_note(const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	int n;
+
+	if (!note_cb)
+		return;
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		note_cb(msg, note_ctx);
+	free(msg);
+}
 
 int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 		 size_t *len)
@@ -223,27 +248,6 @@ out:
 	*out = names;
 	*nout = n;
 	*dfd_out = dfd;
-	return 0;
-}
-
-int kl_default_paths(const char *dir, const char *const *files,
-		     const char **paths[], char (*bufs)[PATH_MAX], size_t n)
-{
-	size_t i;
-	int len;
-
-	for (i = 0; i < n; i++) {
-		if (*paths[i])
-			continue;
-		/* NULL: the policy's signature, next to the policy. */
-		len = files[i] ? snprintf(bufs[i], PATH_MAX, "%s/%s", dir, files[i]) :
-				 snprintf(bufs[i], PATH_MAX, "%s.sig", *paths[0]);
-		if (len < 0 || len >= PATH_MAX) {
-			kl_err("%s: path too long", dir);
-			return -ENAMETOOLONG;
-		}
-		*paths[i] = bufs[i];
-	}
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <openssl/objects.h>
 #include <openssl/x509.h>
 
+#include "key.h"
 #include "lib_private.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -31,40 +32,9 @@
 const struct elfsig_hash_alg elfsig_hash_algs[] = ELFSIG_HASH_ALGS;
 const size_t elfsig_n_hash_algs = N(elfsig_hash_algs);
 
-/* The RSA signature is as long as the modulus; an ECDSA one is a
- * SEQUENCE of two INTEGERs of at most the field size (plus a sign byte). */
-static const struct elfsig_key_alg {
-	int type;		/* ELFSIG_KEY_RSA or ELFSIG_KEY_ECDSA */
-	unsigned int bits;
-	const char *name;
-} key_algs[] = ELFSIG_KEY_ALGS;
-
 int elfsig_hash_nid(const struct elfsig_hash_alg *h)
 {
 	return OBJ_txt2nid(h->name);
-}
-
-/* OpenSSL's NID of the NIST curve with a @bits field, or NID_undef. */
-static int nist_curve(unsigned int bits)
-{
-	switch (bits) {
-	case 256: return NID_X9_62_prime256v1;
-	case 384: return NID_secp384r1;
-	case 521: return NID_secp521r1;
-	default: return NID_undef;
-	}
-}
-
-/* The largest ECDSA field in the table, in bytes. */
-static size_t ecdsa_max_field(void)
-{
-	size_t i, m = 0;
-
-	for (i = 0; i < N(key_algs); i++)
-		if (key_algs[i].type == ELFSIG_KEY_ECDSA &&
-		    (key_algs[i].bits + 7) / 8 > m)
-			m = (key_algs[i].bits + 7) / 8;
-	return m;
 }
 
 /* rsaEncryption: 1.2.840.113549.1.1.1 */
@@ -105,19 +75,6 @@ const char *elfsig_hash_names(void)
 	return list;
 }
 
-const char *elfsig_key_names(void)
-{
-	static char list[128];
-	size_t i, n = 0;
-
-	if (list[0])
-		return list;
-	for (i = 0; i < N(key_algs); i++)
-		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
-				      i ? ", " : "", key_algs[i].name);
-	return list;
-}
-
 int elfsig_hash_from_name(const char *name, enum elfsig_hash *hash)
 {
 	size_t i;
@@ -147,45 +104,6 @@ size_t elfsig_hash_size(enum elfsig_hash hash)
 	return h ? h->size : 0;
 }
 
-/* Describe @key as "RSA-1024", "EC prime256v1", "ED25519"... */
-static void key_desc(EVP_PKEY *key, char *out, size_t outsz)
-{
-	char group[64] = "";
-
-	if (EVP_PKEY_is_a(key, "RSA"))
-		snprintf(out, outsz, "RSA-%d", EVP_PKEY_get_bits(key));
-	else if (EVP_PKEY_is_a(key, "EC") &&
-		 EVP_PKEY_get_group_name(key, group, sizeof(group), NULL))
-		snprintf(out, outsz, "EC %s", group);
-	else
-		snprintf(out, outsz, "%s", EVP_PKEY_get0_type_name(key) ?
-			 EVP_PKEY_get0_type_name(key) : "unknown");
-}
-
-int elfsig_key_check(EVP_PKEY *key, const char *name)
-{
-	char group[64] = "", desc[96];
-	size_t i;
-	bool rsa = EVP_PKEY_is_a(key, "RSA");
-	bool ec = EVP_PKEY_is_a(key, "EC");
-	int curve = NID_undef;
-
-	if (ec && EVP_PKEY_get_group_name(key, group, sizeof(group), NULL))
-		curve = OBJ_sn2nid(group);
-	for (i = 0; i < N(key_algs); i++) {
-		const struct elfsig_key_alg *k = &key_algs[i];
-
-		if (k->type == ELFSIG_KEY_RSA ?
-		    rsa && EVP_PKEY_get_bits(key) == (int)k->bits :
-		    ec && curve != NID_undef && curve == nist_curve(k->bits))
-			return 0;
-	}
-	key_desc(key, desc, sizeof(desc));
-	elfsig_err("%s: %s keys are not allowed by format v1 (allowed: %s)",
-		   name, desc, elfsig_key_names());
-	return -EKEYREJECTED;
-}
-
 /*
  * The key of @cert, as the kernel's X.509 parser will see it: an EC key
  * must name its curve by OID (the kernel's x509_cert_parser refuses
@@ -212,7 +130,7 @@ int elfsig_cert_check(X509 *cert, const char *name)
 			return -EKEYREJECTED;
 		}
 	}
-	return elfsig_key_check(key, name);
+	return common_key_check(key, name);
 }
 
 /*
@@ -266,12 +184,10 @@ int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
 	if (oid_len == sizeof(oid_rsa) && !memcmp(oid, oid_rsa, oid_len) &&
 	    (params_len == 0 || (params_len == sizeof(der_null) &&
 				 !memcmp(params, der_null, params_len)))) {
-		for (i = 0; i < N(key_algs); i++)
-			if (key_algs[i].type == ELFSIG_KEY_RSA &&
-			    sig_len == key_algs[i].bits / 8)
-				return 0;
+		if (common_key_rsa_sig_ok(sig_len))
+			return 0;
 		elfsig_err("%s: an RSA signature of %zu bytes is not allowed by format v1 (allowed: %s)",
-			   name, sig_len, elfsig_key_names());
+			   name, sig_len, common_key_names());
 		return -EKEYREJECTED;
 	}
 	if (oid_len == h->ecdsa_oid_len &&
@@ -292,9 +208,10 @@ int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
 			return -EBADMSG;
 		}
 		/* An INTEGER of the field's size, plus a sign byte. */
-		if (r > ecdsa_max_field() + 1 || s > ecdsa_max_field() + 1) {
+		if (r > common_key_ecdsa_max_field() + 1 ||
+		    s > common_key_ecdsa_max_field() + 1) {
 			elfsig_err("%s: the ECDSA signature is from a curve larger than format v1 allows (allowed: %s)",
-				   name, elfsig_key_names());
+				   name, common_key_names());
 			return -EKEYREJECTED;
 		}
 		return 0;
@@ -309,6 +226,6 @@ int elfsig_sigalg_check(const uint8_t *oid, size_t oid_len,
 		}
 	}
 	elfsig_err("%s: the signature algorithm is not allowed by format v1 (allowed: rsaEncryption with PKCS#1 v1.5 padding, or ecdsa-with-SHA*; keys: %s)",
-		   name, elfsig_key_names());
+		   name, common_key_names());
 	return -EKEYREJECTED;
 }

@@ -113,32 +113,13 @@ const struct elfsig_hash_alg *elfsig_hash_alg(enum elfsig_hash hash) ELFSIG_INTE
 const struct elfsig_hash_alg *elfsig_hash_alg_by_nid(int nid) ELFSIG_INTERNAL;
 /* OpenSSL's NID of @h (NID_sha256...). */
 int elfsig_hash_nid(const struct elfsig_hash_alg *h) ELFSIG_INTERNAL;
-/* "sha256, sha384 or sha512"; "RSA-2048, ..., ECDSA P-384". */
+/* "sha256, sha384 or sha512". */
 const char *elfsig_hash_names(void) ELFSIG_INTERNAL;
-const char *elfsig_key_names(void) ELFSIG_INTERNAL;
 struct evp_pkey_st;
-/* 0, or -EKEYREJECTED (and a message naming @name) for a key outside the
- * table. */
-int elfsig_key_check(struct evp_pkey_st *key, const char *name) ELFSIG_INTERNAL;
 struct x509_st;
-/* elfsig_key_check() of @cert's key, which must also name its curve by
+/* common_key_check() of @cert's key, which must also name its curve by
  * OID, as the kernel's certificate parser requires. */
 int elfsig_cert_check(struct x509_st *cert, const char *name) ELFSIG_INTERNAL;
-struct ui_method_st;
-struct engine_st;
-/*
- * engine.c: load the private key of the PKCS#11 URI @uri through libp11's
- * engine ("pkcs11"); @shown names it in messages (no PIN in it), @pin is
- * the PIN given, or NULL (then pin-value in @uri, or @ui with @ui_data,
- * which sets *@pin_asked when it is asked). Return: 0 with *@pkey and
- * *@engine (for elfsig_engine_release()), -ENOPKG (no message) when no
- * such engine is installed, or another negative errno with one message.
- */
-int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
-		       struct ui_method_st *ui, void *ui_data, const bool *pin_asked,
-		       struct evp_pkey_st **pkey,
-		       struct engine_st **engine) ELFSIG_INTERNAL;
-void elfsig_engine_release(struct engine_st *engine) ELFSIG_INTERNAL;
 /* key.c: the loaded key, for CMS and certificate checks. */
 struct evp_pkey_st *elfsig_key_pkey(const struct elfsig_key *key) ELFSIG_INTERNAL;
 /* key.c: the key's name for messages (a PKCS#11 URI's PIN hidden). */

@@ -13,8 +13,16 @@
 #include "common.h"
 #include "lib_private.h"
 
-COMMON_DEFINE_REPORTER(elfsig_set_error_callback, elfsig_error_cb, elfsig_err,
-		       elfsig_err_ssl)
+static struct common_reporter reporter;
+
+/* Keys are loaded by common/key.c: its lines go where the library's go. */
+void elfsig_set_error_callback(elfsig_error_cb cb, void *ctx)
+{
+	reporter.cb = cb;
+	reporter.ctx = ctx;
+	common_set_error_callback(cb, ctx);
+}
+COMMON_DEFINE_ERR(elfsig_err, elfsig_err_ssl, reporter)
 /* Drop error lines while @on (nested calls count). */
 COMMON_DEFINE_MUTE(elfsig_mute)
 

@@ -33,7 +33,7 @@ CONF=$T_TMP/conf
 mkdir -p "$CONF/hooks" "$CONF/scripts/init-top" "$CONF/conf.d"
 printf 'MODULES=list\nBUSYBOX=y\nCOMPRESS=gzip\nRUNSIZE=10%%\nFSTYPE=auto\n' > "$CONF/initramfs.conf"
 : > "$CONF/modules"
-cp "$TOP/keyloader/initramfs-tools/hooks/elfsig" "$CONF/hooks/"
+cp "$BUILD/keyloader/initramfs-tools/hooks/elfsig" "$CONF/hooks/"
 cp "$TOP/keyloader/initramfs-tools/scripts/init-top/elfsig" "$CONF/scripts/init-top/"
 IMG=$T_TMP/initrd.img
 ELFSIG_KEYLOADER=$KL ELFSIG_ETC=$ETC kl_mkinitramfs "$CONF" "$IMG"
@@ -124,7 +124,7 @@ ELFSIG_KEYLOADER=$KL ELFSIG_ETC=$ETC unshare -m sh -ec '
 	mount -t overlay overlay -o lowerdir=/usr/lib/dracut/modules.d,upperdir=$1/up,workdir=$1/work /usr/lib/dracut/modules.d
 	cp -r "$2" /usr/lib/dracut/modules.d/
 	dracut --no-kernel --no-hostonly --no-compress -m "base elfsig" --force "$3"
-' sh "$T_TMP/dovl" "$TOP/keyloader/dracut/91elfsig" "$DIMG" >"$T_TMP/dracut.log" 2>&1
+' sh "$T_TMP/dovl" "$BUILD/keyloader/dracut/91elfsig" "$DIMG" >"$T_TMP/dracut.log" 2>&1
 rc=$?
 dlist=$(lsinitrd "$DIMG" 2>/dev/null)
 missing=

@@ -12,10 +12,10 @@ int cmd_evict(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "handle", required_argument, NULL, 'H' },
-		COMMON_LONGOPTS,
+		TOOL_TPM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct common_opts common = { 0 };
+	struct tool_tpm_opts common = { 0 };
 	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm *tpm;
 	uint32_t handle = 0;
@@ -25,20 +25,20 @@ int cmd_evict(int argc, char **argv)
 	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'H':
-			if (parse_u32(optarg, &handle))
-				return usage_err(usage, "--handle %s: not a handle",
-						 optarg);
+			if (tool_parse_u32(optarg, &handle))
+				return tool_usage_err(usage, "--handle %s: not a handle",
+						      optarg);
 			break;
 		}
 	}
 	if (opt < 0)
 		return g.status;
 	if (optind != argc || !handle)
-		return usage_err(usage, "--handle is required");
-	ret = tpm_open(&common, &tpm);
+		return tool_usage_err(usage, "--handle is required");
+	ret = tool_tpm_open(&common, &tpm);
 	if (ret)
-		return exit_code(ret);
+		return tool_exit_code(ret);
 	ret = elfsig_tpm_evict(tpm, handle);
 	elfsig_tpm_close(tpm);
-	return exit_code(ret);
+	return tool_exit_code(ret);
 }

@@ -41,10 +41,10 @@ int cmd_keygen(int argc, char **argv)
 		{ "cert", required_argument, NULL, 'c' },
 		{ "csr", required_argument, NULL, 'r' },
 		{ "days", required_argument, NULL, 'd' },
-		COMMON_LONGOPTS,
+		TOOL_TPM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct common_opts common = { 0 };
+	struct tool_tpm_opts common = { 0 };
 	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm_cert_opts cert = { 0 };
 	enum elfsig_tpm_keytype type = ELFSIG_TPM_KEY_ECC_P256;
@@ -64,13 +64,13 @@ int cmd_keygen(int argc, char **argv)
 				 !strcmp(optarg, "p256"))
 				type = ELFSIG_TPM_KEY_ECC_P256;
 			else
-				return usage_err(usage, "--type %s: rsa or ecc",
-						 optarg);
+				return tool_usage_err(usage, "--type %s: rsa or ecc",
+						      optarg);
 			break;
 		case 'H':
-			if (parse_u32(optarg, &handle) || !handle)
-				return usage_err(usage, "--handle %s: not a handle",
-						 optarg);
+			if (tool_parse_u32(optarg, &handle) || !handle)
+				return tool_usage_err(usage, "--handle %s: not a handle",
+						      optarg);
 			break;
 		case 'o':
 			out = optarg;
@@ -85,22 +85,22 @@ int cmd_keygen(int argc, char **argv)
 			cert.csr = optarg;
 			break;
 		case 'd':
-			if (parse_u32(optarg, &days) || !days)
-				return usage_err(usage, "--days %s: a positive number",
-						 optarg);
+			if (tool_parse_u32(optarg, &days) || !days)
+				return tool_usage_err(usage, "--days %s: a positive number",
+						      optarg);
 			break;
 		}
 	}
 	if (opt < 0)
 		return g.status;
 	if (!handle && !out)
-		return usage_err(usage, "give --handle, --out or both");
+		return tool_usage_err(usage, "give --handle, --out or both");
 	if ((cert.cert || cert.csr) != !!cert.subject)
-		return usage_err(usage, "--subject goes with --cert and/or --csr");
+		return tool_usage_err(usage, "--subject goes with --cert and/or --csr");
 
-	ret = tpm_open(&common, &tpm);
+	ret = tool_tpm_open(&common, &tpm);
 	if (ret)
-		return exit_code(ret);
+		return tool_exit_code(ret);
 	ret = elfsig_tpm_keygen(tpm, type, handle, out);
 	if (!ret && handle) {
 		ret = elfsig_tpm_key_attributes(tpm, handle, &attrs);
@@ -110,7 +110,7 @@ int cmd_keygen(int argc, char **argv)
 	/* swtpm serves one client at a time: let the provider in. */
 	elfsig_tpm_close(tpm);
 	if (ret)
-		return exit_code(ret);
+		return tool_exit_code(ret);
 	if (out)
 		printf("%s: TSS2 PRIVATE KEY (TPM-wrapped, usable only in this TPM)\n",
 		       out);
@@ -124,11 +124,11 @@ int cmd_keygen(int argc, char **argv)
 	}
 	cert.tcti = common.tcti;
 	cert.days = days;
-	tpm_watchdog(&common);
+	tool_tpm_watchdog(&common);
 	ret = elfsig_tpm_make_cert(&cert);
 	if (!ret && cert.cert)
 		printf("%s: self-signed certificate\n", cert.cert);
 	if (!ret && cert.csr)
 		printf("%s: certificate request\n", cert.csr);
-	return exit_code(ret);
+	return tool_exit_code(ret);
 }

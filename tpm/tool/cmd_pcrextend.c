@@ -27,7 +27,7 @@ static int extend_all(struct elfsig_tpm *tpm, uint32_t index, const char *data)
 					  data, strlen(data), &ev);
 	for (i = 0; !ret && i < ev.count; i++) {
 		printf("%s:", elfsig_tpm_bank_name(ev.d[i].bank));
-		print_hex(ev.d[i].digest, ev.d[i].size);
+		tool_print_hex(ev.d[i].digest, ev.d[i].size);
 		printf("\n");
 	}
 	return ret;
@@ -41,10 +41,10 @@ int cmd_pcrextend(int argc, char **argv)
 		{ "digest", required_argument, NULL, 'd' },
 		{ "data", required_argument, NULL, 'D' },
 		{ "all-banks", no_argument, NULL, 'A' },
-		COMMON_LONGOPTS,
+		TOOL_TPM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct common_opts common = { 0 };
+	struct tool_tpm_opts common = { 0 };
 	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm *tpm;
 	const char *digest = NULL, *data = NULL;
@@ -58,15 +58,15 @@ int cmd_pcrextend(int argc, char **argv)
 	while ((opt = common_getopt(&g, argc, argv)) > 0) {
 		switch (opt) {
 		case 'p':
-			if (parse_u32(optarg, &index) ||
+			if (tool_parse_u32(optarg, &index) ||
 			    index >= ELFSIG_TPM_MAX_PCRS)
-				return usage_err(usage, "--pcr %s: 0..23", optarg);
+				return tool_usage_err(usage, "--pcr %s: 0..23", optarg);
 			break;
 		case 'b':
 			bank = elfsig_tpm_bank_from_name(optarg);
 			if (!bank)
-				return usage_err(usage, "--bank %s: sha1, sha256, sha384 or sha512",
-						 optarg);
+				return tool_usage_err(usage, "--bank %s: sha1, sha256, sha384 or sha512",
+						      optarg);
 			bank_set = true;
 			break;
 		case 'A':
@@ -83,17 +83,17 @@ int cmd_pcrextend(int argc, char **argv)
 	if (opt < 0)
 		return g.status;
 	if (index >= ELFSIG_TPM_MAX_PCRS || !digest == !data)
-		return usage_err(usage, "--pcr and one of --digest, --data are required");
+		return tool_usage_err(usage, "--pcr and one of --digest, --data are required");
 	if (all && (digest || bank_set))
-		return usage_err(usage, "--all-banks goes with --data, without --bank");
-	if (digest && (parse_hex(digest, md, sizeof(md), &len) ||
+		return tool_usage_err(usage, "--all-banks goes with --data, without --bank");
+	if (digest && (tool_parse_hex(digest, md, sizeof(md), &len) ||
 		       len != elfsig_tpm_bank_size(bank)))
-		return usage_err(usage, "--digest: %zu hex bytes for bank %s",
-				 elfsig_tpm_bank_size(bank),
-				 elfsig_tpm_bank_name(bank));
-	ret = tpm_open(&common, &tpm);
+		return tool_usage_err(usage, "--digest: %zu hex bytes for bank %s",
+				      elfsig_tpm_bank_size(bank),
+				      elfsig_tpm_bank_name(bank));
+	ret = tool_tpm_open(&common, &tpm);
 	if (ret)
-		return exit_code(ret);
+		return tool_exit_code(ret);
 	if (all)
 		ret = extend_all(tpm, index, data);
 	else if (digest)
@@ -102,5 +102,5 @@ int cmd_pcrextend(int argc, char **argv)
 		ret = elfsig_tpm_pcr_extend_data(tpm, index, bank, data,
 						 strlen(data));
 	elfsig_tpm_close(tpm);
-	return exit_code(ret);
+	return tool_exit_code(ret);
 }

@@ -28,10 +28,10 @@ static int parse_expect(const char *arg, struct elfsig_tpm_pcr_values *vals,
 		return -1;
 	memcpy(idx, arg, eq - arg);
 	idx[eq - arg] = '\0';
-	if (parse_u32(idx, &i) || i >= ELFSIG_TPM_MAX_PCRS ||
+	if (tool_parse_u32(idx, &i) || i >= ELFSIG_TPM_MAX_PCRS ||
 	    !(vals->sel.mask & (1u << i)))
 		return -1;
-	if (parse_hex(eq + 1, vals->value[i], ELFSIG_TPM_MAX_DIGEST, &len) ||
+	if (tool_parse_hex(eq + 1, vals->value[i], ELFSIG_TPM_MAX_DIGEST, &len) ||
 	    len != vals->digest_size)
 		return -1;
 	*given |= 1u << i;
@@ -46,10 +46,10 @@ int cmd_seal(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "export-tss", required_argument, NULL, 'x' },
-		COMMON_LONGOPTS,
+		TOOL_TPM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct common_opts common = { 0 };
+	struct tool_tpm_opts common = { 0 };
 	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm_pcr_values vals, cur;
 	struct elfsig_tpm_sealed *sealed = NULL;
@@ -77,13 +77,13 @@ int cmd_seal(int argc, char **argv)
 			break;
 		case 'e':
 			if (nexpect == ELFSIG_TPM_MAX_PCRS)
-				return usage_err(usage, "too many --expect");
+				return tool_usage_err(usage, "too many --expect");
 			expect[nexpect++] = optarg;
 			break;
 		case 'x':
 			/* --export-tss PUB PRIV: two arguments. */
 			if (optind >= argc)
-				return usage_err(usage, "--export-tss needs PUB and PRIV");
+				return tool_usage_err(usage, "--export-tss needs PUB and PRIV");
 			tss_pub = optarg;
 			tss_priv = argv[optind++];
 			break;
@@ -92,24 +92,24 @@ int cmd_seal(int argc, char **argv)
 	if (opt < 0)
 		return g.status;
 	if (!pcrs || !in || !out)
-		return usage_err(usage, "--pcrs, --in and --out are required");
+		return tool_usage_err(usage, "--pcrs, --in and --out are required");
 	memset(&vals, 0, sizeof(vals));
 	if (elfsig_tpm_pcrsel_parse(pcrs, &vals.sel))
 		return EXIT_USAGE;
 	vals.digest_size = elfsig_tpm_bank_size(vals.sel.bank);
 	for (k = 0; k < nexpect; k++)
 		if (parse_expect(expect[k], &vals, &given))
-			return usage_err(usage, "--expect %s: want INDEX=HEX with a selected PCR and a %zu-byte value",
-					 expect[k], vals.digest_size);
+			return tool_usage_err(usage, "--expect %s: want INDEX=HEX with a selected PCR and a %zu-byte value",
+					      expect[k], vals.digest_size);
 
-	ret = read_bounded(in, secret, sizeof(secret), &len, true);
+	ret = tool_read_bounded(in, secret, sizeof(secret), &len, true);
 	if (!ret && len == 0) {
-		err_msg("%s: empty secret", in);
+		tool_err("%s: empty secret", in);
 		ret = -EINVAL;
 	}
 	if (ret)
 		goto out;
-	ret = tpm_open(&common, &tpm);
+	ret = tool_tpm_open(&common, &tpm);
 	if (ret)
 		goto out;
 	if (given != vals.sel.mask) {
@@ -129,14 +129,14 @@ int cmd_seal(int argc, char **argv)
 		goto out;
 	ret = elfsig_tpm_sealed_to_tss(sealed, &pub, &publen, &priv, &privlen);
 	if (!ret)
-		ret = write_file(tss_pub, pub, publen);
+		ret = tool_write_file(tss_pub, pub, publen);
 	if (!ret)
-		ret = write_file(tss_priv, priv, privlen);
+		ret = tool_write_file(tss_priv, priv, privlen);
 out:
 	OPENSSL_cleanse(secret, sizeof(secret));
 	free(pub);
 	free(priv);
 	elfsig_tpm_sealed_free(sealed);
 	elfsig_tpm_close(tpm);
-	return exit_code(ret);
+	return tool_exit_code(ret);
 }

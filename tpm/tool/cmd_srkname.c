@@ -11,10 +11,10 @@ static const char usage[] =
 int cmd_srkname(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		COMMON_LONGOPTS,
+		TOOL_TPM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct common_opts common = { 0 };
+	struct tool_tpm_opts common = { 0 };
 	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	uint8_t name[ELFSIG_TPM_MAX_NAME];
 	struct elfsig_tpm *tpm;
@@ -23,15 +23,15 @@ int cmd_srkname(int argc, char **argv)
 
 	opt = common_getopt(&g, argc, argv);
 	if (opt)
-		return opt < 0 ? g.status : usage_err(usage, NULL);
-	ret = tpm_open(&common, &tpm);
+		return opt < 0 ? g.status : tool_usage_err(usage, NULL);
+	ret = tool_tpm_open(&common, &tpm);
 	if (ret)
-		return exit_code(ret);
+		return tool_exit_code(ret);
 	ret = elfsig_tpm_srk_name(tpm, name, &len);
 	elfsig_tpm_close(tpm);
 	if (ret)
-		return exit_code(ret);
-	print_hex(name, len);
+		return tool_exit_code(ret);
+	tool_print_hex(name, len);
 	printf("\n");
 	return EXIT_OK;
 }

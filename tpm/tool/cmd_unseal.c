@@ -21,9 +21,9 @@ static int load_tss(const char *pubf, const char *privf, const char *pcrs,
 
 	ret = elfsig_tpm_pcrsel_parse(pcrs, &sel);
 	if (!ret)
-		ret = read_bounded(pubf, pub, sizeof(pub), &publen, false);
+		ret = tool_read_bounded(pubf, pub, sizeof(pub), &publen, false);
 	if (!ret)
-		ret = read_bounded(privf, priv, sizeof(priv), &privlen, false);
+		ret = tool_read_bounded(privf, priv, sizeof(priv), &privlen, false);
 	if (!ret)
 		ret = elfsig_tpm_sealed_from_tss(&sel, pub, publen, priv,
 						 privlen, out);
@@ -37,10 +37,10 @@ int cmd_unseal(int argc, char **argv)
 		{ "tss", required_argument, NULL, 'x' },
 		{ "pcrs", required_argument, NULL, 'p' },
 		{ "out", required_argument, NULL, 'o' },
-		COMMON_LONGOPTS,
+		TOOL_TPM_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct common_opts common = { 0 };
+	struct tool_tpm_opts common = { 0 };
 	struct common_getopt g = TOOL_GETOPT(usage, longopts, &common);
 	struct elfsig_tpm_sealed *sealed = NULL;
 	struct elfsig_tpm *tpm = NULL;
@@ -57,7 +57,7 @@ int cmd_unseal(int argc, char **argv)
 			break;
 		case 'x':
 			if (optind >= argc)
-				return usage_err(usage, "--tss needs PUB and PRIV");
+				return tool_usage_err(usage, "--tss needs PUB and PRIV");
 			tss_pub = optarg;
 			tss_priv = argv[optind++];
 			break;
@@ -72,21 +72,21 @@ int cmd_unseal(int argc, char **argv)
 	if (opt < 0)
 		return g.status;
 	if (!!in == !!tss_pub || (tss_pub && !pcrs) || (in && pcrs))
-		return usage_err(usage, "give --in, or --tss with --pcrs");
+		return tool_usage_err(usage, "give --in, or --tss with --pcrs");
 
 	ret = in ? elfsig_tpm_sealed_read_file(in, &sealed) :
 		   load_tss(tss_pub, tss_priv, pcrs, &sealed);
 	if (ret)
 		goto out;
-	ret = tpm_open(&common, &tpm);
+	ret = tool_tpm_open(&common, &tpm);
 	if (!ret)
 		ret = elfsig_tpm_unseal(tpm, sealed, secret, sizeof(secret),
 					&len);
 	if (!ret)
-		ret = write_file(out, secret, len);
+		ret = tool_write_file(out, secret, len);
 out:
 	OPENSSL_cleanse(secret, sizeof(secret));
 	elfsig_tpm_sealed_free(sealed);
 	elfsig_tpm_close(tpm);
-	return exit_code(ret);
+	return tool_exit_code(ret);
 }

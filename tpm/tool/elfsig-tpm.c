@@ -32,7 +32,7 @@ static const struct common_prog tool = {
 		 "  --srk-handle H     a persistent storage root key instead of the primary\n"
 		 "  --srk-name HEX     refuse a storage root key with another name\n"
 		 "  --timeout SECONDS  give up on a TPM that does not answer (default "
-		 STR(DEFAULT_TPM_TIMEOUT) ")\n"
+		 STR(TOOL_TPM_TIMEOUT) ")\n"
 		 "Exit status: 0 ok, 1 failure, 2 usage, 3 TPM not reachable,\n"
 		 "4 PCR policy not satisfied, 5 malformed input file.\n",
 	COMMON_PROG_CMDS(cmds, EXIT_OK, EXIT_USAGE),

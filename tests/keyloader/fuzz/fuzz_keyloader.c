@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kl.h"
+#include "kl_counter.h"
+#include "kl_measure.h"
+#include "kl_pcrsig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -53,19 +55,19 @@ static void policy(const uint8_t *data, size_t size)
 
 static void cert(const uint8_t *data, size_t size)
 {
-	struct kl_cert a = { 0 }, b = { 0 };
+	struct common_cert a = { 0 }, b = { 0 };
 	uint8_t fp[KL_FP_LEN];
 
-	if (kl_cert_parse(data, size, "fuzz", &a))
+	if (common_cert_parse(data, size, "fuzz", &a))
 		return;
 	kl_sha256(a.der, a.der_len, fp);
 	if (a.der_len > size || memcmp(fp, a.fp, KL_FP_LEN) || !a.subject)
 		abort();
-	if (kl_cert_parse(a.der, a.der_len, "fuzz", &b) ||
+	if (common_cert_parse(a.der, a.der_len, "fuzz", &b) ||
 	    memcmp(a.fp, b.fp, KL_FP_LEN))
 		abort();
-	kl_cert_clear(&a);
-	kl_cert_clear(&b);
+	common_cert_clear(&a);
+	common_cert_clear(&b);
 }
 
 static void pcr_values(const uint8_t *data, size_t size)

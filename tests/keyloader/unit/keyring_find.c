@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kl.h"
+#include "kl_keyring.h"
 
 static int failed;
 

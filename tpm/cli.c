@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cmd_common.c - option parsing, files and exit codes shared by commands. */
+/* cli.c - option parsing, files and exit codes of the programs that talk to the TPM. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -11,39 +11,39 @@
 #include <sys/stat.h>
 
 #include "common.h"
-#include "cmd.h"
+#include "tpm_cli.h"
 
 static void __attribute__((format(printf, 1, 0)))
-verr_msg(const char *fmt, va_list ap)
+tool_verr(const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", prog);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
 
-void err_msg(const char *fmt, ...)
+void tool_err(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	verr_msg(fmt, ap);
+	tool_verr(fmt, ap);
 	va_end(ap);
 }
 
-int usage_err(const char *usage, const char *fmt, ...)
+int tool_usage_err(const char *usage, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (fmt) {
 		va_start(ap, fmt);
-		verr_msg(fmt, ap);
+		tool_verr(fmt, ap);
 		va_end(ap);
 	}
 	fprintf(stderr, "usage: %s %s\n", prog, usage);
 	return EXIT_USAGE;
 }
 
-int parse_u32(const char *s, uint32_t *out)
+int tool_parse_u32(const char *s, uint32_t *out)
 {
 	unsigned long long v;
 	char *end;
@@ -59,32 +59,32 @@ int parse_u32(const char *s, uint32_t *out)
 }
 
 /* Returns 1 if @opt was a common option, 0 if not, or a usage error. */
-int common_opt(struct common_opts *c, int opt, const char *arg)
+int tool_tpm_opt(struct tool_tpm_opts *c, int opt, const char *arg)
 {
 	switch (opt) {
 	case 'T':
 		c->tcti = arg;
 		return 1;
 	case 'S':
-		if (parse_u32(arg, &c->srk_handle) ||
+		if (tool_parse_u32(arg, &c->srk_handle) ||
 		    (c->srk_handle >> 24) != 0x81) {
-			err_msg("--srk-handle %s: expected a persistent handle like 0x81000001",
+			tool_err("--srk-handle %s: expected a persistent handle like 0x81000001",
 				arg);
 			return -EINVAL;
 		}
 		return 1;
 	case 'N':
-		if (parse_hex(arg, c->srk_name, sizeof(c->srk_name),
-			      &c->srk_name_len) || c->srk_name_len < 4) {
-			err_msg("--srk-name %s: the hex name printed by 'elfsig-tpm srkname'",
+		if (tool_parse_hex(arg, c->srk_name, sizeof(c->srk_name),
+				   &c->srk_name_len) || c->srk_name_len < 4) {
+			tool_err("--srk-name %s: the hex name printed by 'elfsig-tpm srkname'",
 				arg);
 			return -EINVAL;
 		}
 		return 1;
 	case 'W':
-		if (parse_u32(arg, &c->timeout) || !c->timeout ||
+		if (tool_parse_u32(arg, &c->timeout) || !c->timeout ||
 		    c->timeout > 3600) {
-			err_msg("--timeout %s: seconds, 1..3600", arg);
+			tool_err("--timeout %s: seconds, 1..3600", arg);
 			return -EINVAL;
 		}
 		return 1;
@@ -94,7 +94,7 @@ int common_opt(struct common_opts *c, int opt, const char *arg)
 
 int tool_shared_opt(void *ctx, int opt, const char *arg)
 {
-	return ctx ? common_opt(ctx, opt, arg) : 0;
+	return ctx ? tool_tpm_opt(ctx, opt, arg) : 0;
 }
 
 void tool_help(const char *usage)
@@ -102,7 +102,7 @@ void tool_help(const char *usage)
 	printf("usage: %s %s\n", prog, usage);
 }
 
-int exit_code(int err)
+int tool_exit_code(int err)
 {
 	switch (err) {
 	case 0:
@@ -118,7 +118,7 @@ int exit_code(int err)
 	}
 }
 
-int parse_hex(const char *hex, uint8_t *out, size_t cap, size_t *len)
+int tool_parse_hex(const char *hex, uint8_t *out, size_t cap, size_t *len)
 {
 	size_t n = strlen(hex);
 
@@ -132,7 +132,7 @@ int parse_hex(const char *hex, uint8_t *out, size_t cap, size_t *len)
 	return 0;
 }
 
-void print_hex(const uint8_t *p, size_t len)
+void tool_print_hex(const uint8_t *p, size_t len)
 {
 	while (len--)
 		printf("%02x", *p++);
@@ -144,8 +144,8 @@ void print_hex(const uint8_t *p, size_t len)
  * refused without blocking); with @pipe_ok also a pipe, so that a secret
  * handed over with <(...) never touches a disk (then read blocking).
  */
-int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len,
-		 bool pipe_ok)
+int tool_read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len,
+		      bool pipe_ok)
 {
 	int fd = 0;
 	struct stat st;
@@ -154,29 +154,29 @@ int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len,
 
 	*len = 0;
 	if (strcmp(path, "-") && !pipe_ok) {
-		fd = common_open_input(AT_FDCWD, path, true, err_msg);
+		fd = common_open_input(AT_FDCWD, path, true, tool_err);
 		if (fd < 0)
 			return fd;
 	} else if (strcmp(path, "-")) {
 		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 		if (fd < 0) {
 			ret = -errno;
-			err_msg("%s: %s", path, strerror(errno));
+			tool_err("%s: %s", path, strerror(errno));
 			return ret;
 		}
 		if (fstat(fd, &st) ||
 		    !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) ||
 		    fcntl(fd, F_SETFL, 0)) {
-			err_msg("%s: not a regular file or a pipe", path);
+			tool_err("%s: not a regular file or a pipe", path);
 			close(fd);
 			return -EINVAL;
 		}
 	}
 	ret = common_read_upto(fd, buf, cap, len);
 	if (ret)
-		err_msg("%s: %s", path, strerror(-ret));
+		tool_err("%s: %s", path, strerror(-ret));
 	else if (*len == cap && read(fd, &extra, 1) == 1) {
-		err_msg("%s: larger than %zu bytes", path, cap);
+		tool_err("%s: larger than %zu bytes", path, cap);
 		ret = -EFBIG;
 	}
 	if (fd)
@@ -188,15 +188,15 @@ int read_bounded(const char *path, uint8_t *buf, size_t cap, size_t *len,
  * Replace @path atomically, mode 0600 ("-" is stdout); an existing device,
  * FIFO or directory is never replaced.
  */
-int write_file(const char *path, const uint8_t *buf, size_t len)
+int tool_write_file(const char *path, const uint8_t *buf, size_t len)
 {
 	int ret;
 
 	if (strcmp(path, "-"))
-		return common_write_atomic(path, buf, len, 0600, err_msg);
+		return common_write_atomic(path, buf, len, 0600, tool_err);
 	ret = common_write_full(1, buf, len);
 	if (ret)
-		err_msg("standard output: %s", strerror(-ret));
+		tool_err("standard output: %s", strerror(-ret));
 	return ret;
 }
 
@@ -216,9 +216,9 @@ static void watchdog_fired(int sig)
  * that accepted and went silent) may never answer: the program, not the
  * library, puts a deadline on the whole TPM conversation.
  */
-void tpm_watchdog(const struct common_opts *c)
+void tool_tpm_watchdog(const struct tool_tpm_opts *c)
 {
-	unsigned int secs = c->timeout ? c->timeout : DEFAULT_TPM_TIMEOUT;
+	unsigned int secs = c->timeout ? c->timeout : TOOL_TPM_TIMEOUT;
 	int n;
 
 	n = snprintf(watchdog_msg, sizeof(watchdog_msg),
@@ -229,7 +229,7 @@ void tpm_watchdog(const struct common_opts *c)
 	common_arm_alarm(secs, watchdog_fired);
 }
 
-int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm)
+int tool_tpm_open(const struct tool_tpm_opts *c, struct elfsig_tpm **tpm)
 {
 	struct elfsig_tpm_opts o = {
 		.tcti = c->tcti,
@@ -238,6 +238,6 @@ int tpm_open(const struct common_opts *c, struct elfsig_tpm **tpm)
 		.srk_name_len = c->srk_name_len,
 	};
 
-	tpm_watchdog(c);
+	tool_tpm_watchdog(c);
 	return elfsig_tpm_open(&o, tpm);
 }

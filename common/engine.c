@@ -19,7 +19,8 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 
-#include "lib_private.h"
+#include "common.h"
+#include "key.h"
 
 #if !defined(OPENSSL_NO_ENGINE) && !defined(OPENSSL_NO_DEPRECATED_3_0)
 #include <openssl/engine.h>
@@ -65,7 +66,7 @@ static bool p11_is(const struct p11_reason *r, const char *lib, int reason)
 	return r->lib && strcmp(r->lib, lib) == 0 && r->reason == reason;
 }
 
-int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
+int common_engine_load(const char *uri, const char *shown, const char *pin,
 		       struct ui_method_st *ui, void *ui_data, const bool *pin_asked,
 		       struct evp_pkey_st **pkey, struct engine_st **engine)
 {
@@ -88,7 +89,7 @@ int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
 	if (!ENGINE_ctrl_cmd_string(e, "QUIET", NULL, 1) ||
 	    (pin && !ENGINE_ctrl_cmd_string(e, "PIN", pin, 0)) ||
 	    !ENGINE_init(e)) {
-		elfsig_err_ssl("%s: cannot start libp11's PKCS#11 engine", shown);
+		common_err_ssl("%s: cannot start libp11's PKCS#11 engine", shown);
 		ENGINE_free(e);
 		return -ENODEV;
 	}
@@ -102,21 +103,21 @@ int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
 	p11_reason(&why);
 	if (p11_is(&why, P11_LIB_CKR, CKR_PIN_INCORRECT) ||
 	    p11_is(&why, P11_LIB_CKR, CKR_PIN_LEN_RANGE)) {
-		elfsig_err("%s: the token refused the PIN (wrong PIN)", shown);
+		common_err("%s: the token refused the PIN (wrong PIN)", shown);
 		ret = -EACCES;
 	} else if (p11_is(&why, P11_LIB_CKR, CKR_PIN_LOCKED)) {
-		elfsig_err("%s: the token's PIN is locked (too many wrong PINs)", shown);
+		common_err("%s: the token's PIN is locked (too many wrong PINs)", shown);
 		ret = -EACCES;
 	} else if (*pin_asked && !pin) {
-		elfsig_err("%s: the token needs a PIN (give it with --key-pass, ELFSIG_KEY_PASS or pin-value in the URI)",
+		common_err("%s: the token needs a PIN (give it with --key-pass, ELFSIG_KEY_PASS or pin-value in the URI)",
 			   shown);
 		ret = -EACCES;
 	} else if (p11_is(&why, P11_LIB_ENG, ENG_R_OBJECT_NOT_FOUND)) {
-		elfsig_err("%s: no private key matches the URI (no such token, or no such key on it)",
+		common_err("%s: no private key matches the URI (no such token, or no such key on it)",
 			   shown);
 		ret = -ENOKEY;
 	} else {
-		elfsig_err("%s: cannot load the private key through libp11's PKCS#11 engine%s%s",
+		common_err("%s: cannot load the private key through libp11's PKCS#11 engine%s%s",
 			   shown, why.text ? ": " : "", why.text ? why.text : "");
 		ret = -ENOKEY;
 	}
@@ -125,7 +126,7 @@ int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
 	return ret;
 }
 
-void elfsig_engine_release(struct engine_st *engine)
+void common_engine_release(struct engine_st *engine)
 {
 	if (!engine)
 		return;
@@ -135,7 +136,7 @@ void elfsig_engine_release(struct engine_st *engine)
 
 #else	/* no ENGINE API in this OpenSSL */
 
-int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
+int common_engine_load(const char *uri, const char *shown, const char *pin,
 		       struct ui_method_st *ui, void *ui_data, const bool *pin_asked,
 		       struct evp_pkey_st **pkey, struct engine_st **engine)
 {
@@ -144,7 +145,7 @@ int elfsig_engine_load(const char *uri, const char *shown, const char *pin,
 	return -ENOPKG;
 }
 
-void elfsig_engine_release(struct engine_st *engine)
+void common_engine_release(struct engine_st *engine)
 {
 }
 
