@@ -23,6 +23,9 @@ struct lib_view {
 	int signed_ok;		/* 1: well-formed and signed, PKCS#7 shape ok */
 	uint64_t offset, size;
 	int hash;
+	int parsed;		/* 1: a little-endian file libelfsig parsed */
+	int note_ret;		/* its ELFSIG note: 0 or a negative errno */
+	uint32_t note_flags;	/* the flags the kernel must apply */
 };
 int kfuzz_lib_view(int fd, struct lib_view *v);
 
@@ -53,12 +56,42 @@ void fuzz_report(void);
 
 /* What the kernel's parser said, for the replay summary. */
 static unsigned long n_signed, n_unsigned, n_refused, n_agree, n_agree32;
+static unsigned long n_notes, n_notes_bad, n_notes_agree;
 
 void fuzz_report(void)
 {
 	printf("kernel parser: %lu signed, %lu unsigned, %lu refused; "
 	       "%lu signed files agreed with libelfsig, %lu of them ELF32\n",
 	       n_signed, n_unsigned, n_refused, n_agree, n_agree32);
+	printf("kernel note parser: %lu files read, %lu malformed; "
+	       "%lu agreed with libelfsig\n",
+	       n_notes, n_notes_bad, n_notes_agree);
+}
+
+/*
+ * The ELFSIG note, read by the kernel's parser from the file itself (the
+ * verified copy has the same offsets). Differential: where libelfsig
+ * parsed the file too, the two must call the same notes malformed and
+ * find the same flags.
+ */
+static void check_notes(struct file *file, const struct elfhdr *ehdr,
+			const struct elf_phdr *phdrs, const struct lib_view *lib)
+{
+	u32 flags = 0xdead;
+	int ret;
+
+	ret = elfsig_note_flags(file, ehdr, phdrs, &flags);
+	if (ret && ret != -EBADMSG && ret != -EIO)
+		abort();	/* nothing else can fail here */
+	if (ret && flags)
+		abort();	/* no flags from malformed notes */
+	n_notes++;
+	n_notes_bad += ret == -EBADMSG;
+	if (!lib->parsed)
+		return;
+	if (ret != lib->note_ret || (!ret && flags != lib->note_flags))
+		abort();
+	n_notes_agree++;
 }
 
 /*
@@ -86,53 +119,23 @@ static void *read_phdrs(struct file *file, unsigned int type,
 
 /*
  * An ELF32 file's headers as the compat ELF loader reads them (its
- * elf_read_phdrs() checks), widened to the native types like
- * elfsig_widen() in fs/elfsig/exec.c. Return: the program headers, or
- * NULL when binfmt_elf would not get to elfsig.
+ * elf_read_phdrs() checks), widened to the native types by the kernel's
+ * own elfsig_widen_headers(). Return: the program headers, or NULL when
+ * binfmt_elf would not get to elfsig.
  */
 static struct elf_phdr *read_elf32(struct file *file, struct elfhdr *ehdr)
 {
 	struct elf32_hdr e32;
 	struct elf32_phdr *p32;
 	struct elf_phdr *phdrs;
-	unsigned int i;
 
 	if (elfsig_read(file, &e32, sizeof(e32), 0))
 		return NULL;
 	p32 = read_phdrs(file, e32.e_type, e32.e_phentsize, e32.e_phnum,
 			 e32.e_phoff, sizeof(*p32));
 	phdrs = p32 ? malloc(e32.e_phnum * sizeof(*phdrs)) : NULL;
-	if (!phdrs) {
-		free(p32);
-		return NULL;
-	}
-	memset(ehdr, 0, sizeof(*ehdr));
-	memcpy(ehdr->e_ident, e32.e_ident, EI_NIDENT);
-	ehdr->e_type = e32.e_type;
-	ehdr->e_machine = e32.e_machine;
-	ehdr->e_version = e32.e_version;
-	ehdr->e_entry = e32.e_entry;
-	ehdr->e_phoff = e32.e_phoff;
-	ehdr->e_shoff = e32.e_shoff;
-	ehdr->e_flags = e32.e_flags;
-	ehdr->e_ehsize = e32.e_ehsize;
-	ehdr->e_phentsize = e32.e_phentsize;
-	ehdr->e_phnum = e32.e_phnum;
-	ehdr->e_shentsize = e32.e_shentsize;
-	ehdr->e_shnum = e32.e_shnum;
-	ehdr->e_shstrndx = e32.e_shstrndx;
-	for (i = 0; i < e32.e_phnum; i++) {
-		phdrs[i] = (struct elf_phdr) {
-			.p_type = p32[i].p_type,
-			.p_flags = p32[i].p_flags,
-			.p_offset = p32[i].p_offset,
-			.p_vaddr = p32[i].p_vaddr,
-			.p_paddr = p32[i].p_paddr,
-			.p_filesz = p32[i].p_filesz,
-			.p_memsz = p32[i].p_memsz,
-			.p_align = p32[i].p_align,
-		};
-	}
+	if (phdrs)
+		elfsig_widen_headers(ehdr, phdrs, &e32, p32);
 	free(p32);
 	return phdrs;
 }
@@ -167,6 +170,7 @@ static void check_kernel(struct file *file, struct lib_view *lib)
 
 	if (elfsig_check_image(file, &ehdr, phdrs, &why))
 		goto out;
+	check_notes(file, &ehdr, phdrs, lib);
 	found = elfsig_find_section(file, &ehdr, phdrs, &sec, &why);
 	if (found == 1) {
 		if (sec.size == 0 || sec.size > ELFSIG_MAX_SIG_SIZE)

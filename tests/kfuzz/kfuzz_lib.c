@@ -11,6 +11,9 @@ struct lib_view {
 	int signed_ok;
 	uint64_t offset, size;
 	int hash;
+	int parsed;		/* 1: a little-endian file libelfsig parsed */
+	int note_ret;		/* its ELFSIG note: 0 or a negative errno */
+	uint32_t note_flags;	/* the flags the kernel must apply */
 };
 int kfuzz_lib_view(int fd, struct lib_view *v);
 
@@ -28,6 +31,15 @@ int kfuzz_lib_view(int fd, struct lib_view *v)
 	 * The kernel parser reads native little-endian files: ELF64, and
 	 * ELF32 ones widened for the compat loader.
 	 */
+	if (!elf.big_endian) {
+		enum elfsig_note_state state;
+		uint32_t flags;
+
+		v->parsed = 1;
+		v->note_ret = elfsig_elf_flags(&elf, &state, &flags);
+		/* A note outside every PT_LOAD is not signed: ignored. */
+		v->note_flags = state == ELFSIG_NOTE_COVERED ? flags : 0;
+	}
 	if (!elf.big_endian &&
 	    elfsig_elf_read_signature(&elf, &der, &len) == 0) {
 		if (elfsig_pkcs7_check(der, len, "kfuzz", &view) == 0) {

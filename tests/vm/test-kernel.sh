@@ -317,6 +317,9 @@ kunit() {
 for mode in $MODES; do
 	append=""
 	[ "$mode" != enforce ] && append="elfsig=$mode"
+	# The elfsig LSM stays on when lsm= leaves it out: the permissive
+	# boot runs its ptrace, userfaultfd and mprotect cases that way.
+	[ "$mode" = permissive ] && append="$append lsm=capability"
 	guest "$mode" "$T_TMP/console-$mode.log" "$TOP/tests/vm/guest/cases.sh" \
 		--append "$append" --root "$DROOT"
 	[ "$mode" = enforce ] && kunit "$T_TMP/console-$mode.log"

@@ -456,6 +456,34 @@ dyn_permissive() {
 
 echo "ELFSIG-VM: cases for mode $MODE"
 
+# The elfsig LSM: listed among the modules, stacked with the others
+# (landlock in the test kernels), and enabled whatever lsm= says (the
+# permissive boot passes lsm=capability). Before require mode takes
+# effect: mount is busybox's.
+mountpoint -q /sys/kernel/security ||
+	mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+if [ -r /sys/kernel/security/lsm ]; then
+	read -r LSMS < /sys/kernel/security/lsm
+	case ",$LSMS," in
+	*,elfsig,*) pass "LSM: elfsig is in /sys/kernel/security/lsm ($LSMS)" ;;
+	*) fail "LSM: elfsig is in /sys/kernel/security/lsm" "$LSMS" ;;
+	esac
+	case " $(cat /proc/cmdline) " in
+	*" lsm=capability "*)
+		case ",$LSMS," in
+		*,landlock,*) fail "LSM: lsm=capability leaves landlock out, not elfsig" "$LSMS" ;;
+		*) pass "LSM: lsm=capability leaves landlock out, not elfsig" ;;
+		esac ;;
+	*)
+		case ",$LSMS," in
+		*,landlock,*) pass "LSM: elfsig stacks with landlock" ;;
+		*) fail "LSM: elfsig stacks with landlock" "$LSMS" ;;
+		esac ;;
+	esac
+else
+	fail "LSM: /sys/kernel/security/lsm exists" "not readable"
+fi
+
 case $MODE in
 enforce)
 	# 1. the keyring
@@ -1105,6 +1133,10 @@ enforce)
 	# 8b. only signed code runs (the gate is on)
 	signed_code
 
+	# 7a. PTRACE_TRACEME (the LSM's ptrace_traceme hook)
+	expect_probe "a verified process cannot ask to be traced (PTRACE_TRACEME)" 1 $PS traceme
+	expect_probe "control: an unsigned process may ask to be traced" 0 $P traceme
+
 	# 7b. traced at exec: runs, but unverified
 	expect "control: signed probe is verified" "verified*RESULT exit 0*" $PS whoami
 	OUT=$($P traceme-exec $PS whoami 2>&1)
@@ -1243,6 +1275,10 @@ permissive)
 	expect "permissive: tampered binary runs" "*jello*RESULT exit 0*" $T/hello.tampered-load
 	expect_log "permissive: tampered binary logged" "path=$T/hello.tampered-load: bad signature (permissive: allowed)"
 	dyn_permissive
+	# lsm=capability on this boot: the elfsig LSM's gates still hold
+	attach_bg "permissive: lsm=capability: root cannot ptrace a verified process" 1 $PS
+	expect_probe "permissive: lsm=capability: a verified process cannot ask to be traced" 1 $PS traceme
+	expect_probe "permissive: lsm=capability: a verified process cannot create a userfaultfd" 1 $PS uffd sys
 	set_mode off
 	[ "$(get_mode)" = permissive ] && pass "sysctl cannot loosen permissive to off" || fail "sysctl cannot loosen permissive to off" "$(get_mode)"
 	set_mode enforce

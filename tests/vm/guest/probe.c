@@ -705,7 +705,7 @@ static int do_selfmem(const char *what)
 static int usage(void)
 {
 	fputs("usage: probe exec|traceme-exec PATH [ARG...] | attach|seize|memread|memwrite|vmread|vmwrite|getfd PID\n"
-	      "       | kexec-load | kexec-file | whoami | run-as UID PATH [ARG...] | sleep SEC\n"
+	      "       | traceme | kexec-load | kexec-file | whoami | run-as UID PATH [ARG...] | sleep SEC\n"
 	      "       | memlock | shoff | dmesg | poweroff\n"
 	      "       | fake-image SIGNED OUT BYTES | fake-spread SIGNED OUT N | hog MIB SEC\n"
 	      "       | hold-memfd SEC\n"
@@ -739,6 +739,8 @@ int main(int argc, char **argv)
 		return do_vm(pid, 1);
 	if (!strcmp(cmd, "getfd") && pid)
 		return do_getfd(pid);
+	if (!strcmp(cmd, "traceme"))	/* ask the parent to trace us */
+		return report("traceme", ptrace(PTRACE_TRACEME, 0, 0, 0));
 	if (!strcmp(cmd, "kexec-load"))	/* no segments: unload */
 		return report("kexec-load", syscall(SYS_kexec_load, 0UL, 0UL, NULL, 0UL));
 	if (!strcmp(cmd, "kexec-file"))
