@@ -8,25 +8,9 @@ set -u
 . "$TOP/tests/signer/fixtures.sh"
 . "$TOP/tests/fuzz/seeds.sh"
 fixtures_init
-fuzz_seeds || { t_fail "kfuzz: seeds"; # The ELFSIG note parser (elfsig_note_flags()): the malformed regression
-# inputs refused, and libelfsig agreeing wherever it parsed the file.
-notes=$(echo "$out" | sed -n 's/^kernel note parser: \([0-9]*\) files read.*/\1/p')
-bad=$(echo "$out" | sed -n 's/.* \([0-9]*\) malformed;.*/\1/p')
-nagree=$(echo "$out" | sed -n 's/.*malformed; \([0-9]*\) agreed.*/\1/p')
-[ "${bad:-0}" -ge 3 ] && [ "${nagree:-0}" -ge "$nseed" ] &&
-	t_pass "kernel note parser: $notes files read, $bad malformed, $nagree agreed with libelfsig" ||
-	t_fail "kernel note parser refuses the malformed notes and agrees with libelfsig" "$out"
-exit 0; }
+fuzz_seeds || { t_fail "kfuzz: seeds"; exit 0; }
 bin=$BUILD/kfuzz/replay-kernel-parse
-[ -x "$bin" ] || { t_fail "kfuzz: $bin not built"; # The ELFSIG note parser (elfsig_note_flags()): the malformed regression
-# inputs refused, and libelfsig agreeing wherever it parsed the file.
-notes=$(echo "$out" | sed -n 's/^kernel note parser: \([0-9]*\) files read.*/\1/p')
-bad=$(echo "$out" | sed -n 's/.* \([0-9]*\) malformed;.*/\1/p')
-nagree=$(echo "$out" | sed -n 's/.*malformed; \([0-9]*\) agreed.*/\1/p')
-[ "${bad:-0}" -ge 3 ] && [ "${nagree:-0}" -ge "$nseed" ] &&
-	t_pass "kernel note parser: $notes files read, $bad malformed, $nagree agreed with libelfsig" ||
-	t_fail "kernel note parser refuses the malformed notes and agrees with libelfsig" "$out"
-exit 0; }
+[ -x "$bin" ] || { t_fail "kfuzz: $bin not built"; exit 0; }
 
 dirs=("$SEEDS/kernel-parse")
 [ -d "$TOP/tests/kfuzz/regressions" ] && dirs+=("$TOP/tests/kfuzz/regressions")
