@@ -566,7 +566,8 @@ static void read_inputs(struct run *r)
 	if (kl_read_file(AT_FDCWD, r->policy_path, KL_POLICY_MAX_SIZE,
 			 &r->policy_buf, &r->policy_len))
 		goto bad;
-	kl_sha256(r->policy_buf, r->policy_len, r->policy_digest);
+	if (kl_sha256(r->policy_buf, r->policy_len, r->policy_digest))
+		goto bad;
 	if (kl_policy_parse(r->policy_buf, r->policy_len, r->policy_path,
 			    &r->policy))
 		goto bad;

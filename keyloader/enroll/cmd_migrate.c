@@ -37,7 +37,8 @@ static int verify_v1(const struct opts *o, const uint8_t *buf, size_t len,
 	uint8_t digest[KL_FP_LEN];
 	int ret = EXIT_FAIL;
 
-	kl_sha256(buf, len, digest);
+	if (kl_sha256(buf, len, digest))
+		goto out;
 	if (elfsig_tpm_sealed_read_file(o->e.sealed_path, &sealed))
 		goto out;
 	/* An object from before the SRK pin is still read (the old loader

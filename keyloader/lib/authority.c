@@ -59,7 +59,10 @@ int kl_authority_from_der(const uint8_t *der, size_t len, const char *name,
 	}
 	memcpy(a->spki, der, len);
 	a->spki_len = len;
-	kl_sha256(der, len, a->fp);
+	if (kl_sha256(der, len, a->fp)) {
+		kl_authority_free(a);
+		return -EIO;
+	}
 	return 0;
 }
 
@@ -151,7 +154,8 @@ int kl_policy_verify_bytes(const struct kl_policy *pol, const uint8_t *buf,
 		return -EBADE;
 	}
 	/* What `openssl dgst -sha256 -verify authority.pem` checks. */
-	kl_sha256(buf, len, digest);
+	if (kl_sha256(buf, len, digest))
+		return -EIO;
 	if (kl_authority_verify_digest(a, digest, sig, sig_len)) {
 		kl_err("%s: the signature does not verify with the enrolment authority's key (edited after signing, or signed by another key)",
 		       path);

@@ -141,8 +141,9 @@ int kl_binding_load(const char *path, const char *sig_path,
 		       path);
 		err = -EBADE;
 	}
+	if (!err)
+		err = kl_sha256(buf, len, digest);
 	if (!err) {
-		kl_sha256(buf, len, digest);
 		if (kl_authority_verify_digest(a, digest, sig, sig_len)) {
 			kl_err("%s: the signature does not verify with the enrolment authority's key (edited after signing, or signed by another key)",
 			       path);

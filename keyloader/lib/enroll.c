@@ -172,8 +172,9 @@ int kl_enroll_sign_policy(struct kl_policy *pol, const struct kl_signer *s,
 		err = kl_policy_format(pol, text, len);
 	if (err)
 		return err;
-	kl_sha256(*text, *len, digest);
-	err = s->sign(s->ctx, digest, sig, sig_len);
+	err = kl_sha256(*text, *len, digest);
+	if (!err)
+		err = s->sign(s->ctx, digest, sig, sig_len);
 	if (err) {
 		free(*text);
 		*text = NULL;
@@ -452,8 +453,9 @@ int kl_enroll_bind(const struct kl_enroll_opts *o, const struct kl_signer *s,
 	err = kl_binding_format(&b, text, len);
 	if (err)
 		goto out;
-	kl_sha256(*text, *len, digest);
-	err = s->sign(s->ctx, digest, sig, sig_len);
+	err = kl_sha256(*text, *len, digest);
+	if (!err)
+		err = s->sign(s->ctx, digest, sig, sig_len);
 out:
 	elfsig_tpm_close(tpm);
 	if (err) {

@@ -57,9 +57,10 @@ struct kl_pcr_policy {
  * this tag, a NUL, the approved policy digest, the generation (32 bits,
  * big-endian) and the machine's SRK name (version 3). */
 #define KL_GENERATION_TAG	"elfsig-pcr-policy-generation"
-void kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
-			   uint32_t generation, const uint8_t *srk_name,
-			   size_t srk_name_len, uint8_t out[KL_FP_LEN]);
+int kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
+			  uint32_t generation, const uint8_t *srk_name,
+			  size_t srk_name_len, uint8_t out[KL_FP_LEN])
+	__attribute__((warn_unused_result));
 
 /**
  * kl_pcr_policy_parse() - parse a signed PCR policy file image

@@ -50,7 +50,14 @@ void kl_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 		 size_t *len);
 
-void kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN]);
+/**
+ * kl_sha256() - SHA-256 of @len bytes at @data
+ * @out: the digest; undefined on failure, never to be used then
+ * Return: 0, or -EIO with one error line (OpenSSL could not hash: out of
+ * memory, or no provider serves SHA-256).
+ */
+int kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN])
+	__attribute__((warn_unused_result));
 
 /**
  * kl_text_line() - the next line of a text file image

@@ -179,9 +179,9 @@ fail:
 	return err;
 }
 
-void kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
-			   uint32_t generation, const uint8_t *srk_name,
-			   size_t srk_name_len, uint8_t out[KL_FP_LEN])
+int kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
+			  uint32_t generation, const uint8_t *srk_name,
+			  size_t srk_name_len, uint8_t out[KL_FP_LEN])
 {
 	uint8_t msg[sizeof(KL_GENERATION_TAG) + ELFSIG_TPM_POLICY_SIZE + 4 +
 		    ELFSIG_TPM_MAX_NAME];
@@ -199,7 +199,7 @@ void kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
 	msg[o++] = (uint8_t)generation;
 	memcpy(msg + o, srk_name, srk_name_len);
 	o += srk_name_len;
-	kl_sha256(msg, o, out);
+	return kl_sha256(msg, o, out);
 }
 
 int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
@@ -233,11 +233,11 @@ int kl_pcr_policy_sign(const struct elfsig_tpm_pcr_values *vals,
 					       strlen(KL_POLICY_REF), tbs);
 	if (!err)
 		err = sign(ctx, tbs, &sig, &sig_len);
-	if (!err) {
-		kl_pcr_policy_gen_tbs(approved, generation, pol->srk_name,
-				      pol->srk_name_len, gtbs);
+	if (!err)
+		err = kl_pcr_policy_gen_tbs(approved, generation, pol->srk_name,
+					    pol->srk_name_len, gtbs);
+	if (!err)
 		err = sign(ctx, gtbs, &gsig, &gsig_len);
-	}
 	if (!err && (sig_len > KL_PCRPOL_MAX_SIG || gsig_len > KL_PCRPOL_MAX_SIG)) {
 		kl_err("signature of %zu bytes: larger than a signed PCR policy holds",
 		       sig_len > gsig_len ? sig_len : gsig_len);
@@ -343,8 +343,10 @@ int kl_pcr_policy_check(const struct kl_pcr_policy *pp,
 	err = check_approval(pp, pol, a);
 	if (err)
 		return err;
-	kl_pcr_policy_gen_tbs(pp->approved, pp->generation, pp->srk_name,
-			      pp->srk_name_len, tbs);
+	err = kl_pcr_policy_gen_tbs(pp->approved, pp->generation, pp->srk_name,
+				    pp->srk_name_len, tbs);
+	if (err)
+		return err;
 	if (kl_authority_verify_digest(a, tbs, pp->gen_sig, pp->gen_sig_len)) {
 		kl_err("%s: refused: the signature of its generation and machine does not verify with the enrolment authority's key",
 		       pp->name);

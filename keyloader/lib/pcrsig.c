@@ -266,9 +266,11 @@ int kl_pcrsig_key_load(const char *path, const struct kl_policy *pol,
 		kl_authority_free(&k->key);
 		return -EBADMSG;
 	}
-	kl_sha256(der, (size_t)n, k->pkfp);
+	err = kl_sha256(der, (size_t)n, k->pkfp);
 	OPENSSL_free(der);
-	return 0;
+	if (err)
+		kl_authority_free(&k->key);
+	return err;
 }
 
 void kl_pcrsig_key_free(struct kl_pcrsig_key *k)
@@ -303,7 +305,8 @@ static size_t select_entries(const struct kl_pcrsig_file *f, const char *name,
 		pcrs_ok++;
 		/* aHash with an empty policyRef is SHA-256(pol); the TPM
 		 * checks it again. */
-		kl_sha256(e->pol, sizeof(e->pol), tbs);
+		if (kl_sha256(e->pol, sizeof(e->pol), tbs))
+			return 0;
 		if (kl_authority_verify_digest(&k->key, tbs, e->sig,
 					       e->sig_len)) {
 			kl_err("%s: refused: an entry's signature does not verify with the systemd key",

@@ -95,9 +95,13 @@ out:
 	return err;
 }
 
-void kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN])
+int kl_sha256(const void *data, size_t len, uint8_t out[KL_FP_LEN])
 {
-	SHA256(data, len, out);
+	if (!SHA256(data, len, out)) {
+		kl_err_ssl("cannot compute a SHA-256 digest");
+		return -EIO;
+	}
+	return 0;
 }
 
 int kl_text_line(const uint8_t *buf, size_t len, size_t *pos, size_t *lineno,

@@ -104,6 +104,17 @@ fi
 # 4. A FIFO named as an input: refused at once (no writer ever comes;
 # timeout's 124 would be a hang), one line.
 mkfifo "$T_TMP/fifo"
+# OpenSSL that cannot hash (only the null provider active, as a broken
+# or hostile OPENSSL_CONF leaves it): the policy's digest cannot be
+# taken, and the loader says so and loads nothing, instead of going on
+# with a digest it never computed.
+printf '%s\n' 'openssl_conf = openssl_init' '[openssl_init]' \
+	'providers = provider_sect' '[provider_sect]' 'null = null_sect' \
+	'[null_sect]' 'activate = 1' > "$T_TMP/nosha.cnf"
+OPENSSL_CONF=$T_TMP/nosha.cnf kl_load nosha
+kl_expect "no SHA-256 in OpenSSL: exit 3 (input), 0 keys, locked, the cause named" 3 0 \
+	"elfsig-keyloader: cannot compute a SHA-256 digest*"
+
 # refused NAME LINE CMD...: CMD exits non-zero, not 124, and says LINE.
 refused() {
 	local name=$1 line=$2; shift 2

@@ -60,8 +60,8 @@ static void cert(const uint8_t *data, size_t size)
 
 	if (common_cert_parse(data, size, "fuzz", &a))
 		return;
-	kl_sha256(a.der, a.der_len, fp);
-	if (a.der_len > size || memcmp(fp, a.fp, KL_FP_LEN) || !a.subject)
+	if (kl_sha256(a.der, a.der_len, fp) ||
+	    a.der_len > size || memcmp(fp, a.fp, KL_FP_LEN) || !a.subject)
 		abort();
 	if (common_cert_parse(a.der, a.der_len, "fuzz", &b) ||
 	    memcmp(a.fp, b.fp, KL_FP_LEN))
