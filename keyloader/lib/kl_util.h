@@ -52,7 +52,9 @@ int kl_read_file(int dirfd, const char *path, size_t max, uint8_t **buf,
 
 /**
  * kl_sha256() - SHA-256 of @len bytes at @data
- * @out: the digest; undefined on failure, never to be used then
+ * @data: the bytes
+ * @len:  how many
+ * @out:  the digest; undefined on failure, never to be used then
  * Return: 0, or -EIO with one error line (OpenSSL could not hash: out of
  * memory, or no provider serves SHA-256).
  */

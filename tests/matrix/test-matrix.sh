@@ -102,7 +102,7 @@ kerneldoc() {
 	fi
 	local out
 	# shellcheck disable=SC2046 # attest/ is optional, its headers one word each
-	out=$("$kd" -none signer/elfsig.h tpm/elfsig_tpm.h keyloader/lib/kl_*.h \
+	out=$("$kd" -none signer/elfsig.h tpm/elfsig_tpm.h keyloader/lib/kl_*.h common/*.h \
 		$(ls attest/lib/*.h 2>/dev/null) 2>&1)
 	[ -z "$out" ] || { echo "$out"; return 1; }
 }
