@@ -230,24 +230,50 @@ build() {
 	record "$v" "$d"
 }
 
-# format DIR RANGE OUT: the patches of RANGE as files in OUT, replacing
-# OUT/*.patch. The options fix everything that could vary between runs,
-# machines or git configurations (no version signature, no commit ids,
-# 9-digit blob abbreviations as the series always had).
+# format DIR RANGE OUT [COVER]: the patches of RANGE as files in OUT,
+# replacing OUT/*.patch. The options fix everything that could vary
+# between runs, machines or git configurations (no version signature, no
+# commit ids, 9-digit blob abbreviations as the series always had). With
+# COVER, a text file (the subject, a blank line, the body), the series'
+# cover letter too: 0000-cover-letter.patch, from the last patch's author
+# and date, with git's shortlog and diffstat of the series.
 format() {
-	local d=$1 range=$2 out=$3
+	local d=$1 range=$2 out=$3 cover=${4:-} last
 	mkdir -p "$out"
 	rm -f "$out"/*.patch
 	[ -z "$(g "$d" rev-list "$range")" ] && return 0
-	g "$d" format-patch -q --zero-commit --no-signature --abbrev=9 \
-		--no-renames --stat=72 --summary --no-cover-letter -o "$out" "$range"
+	if [ -z "$cover" ]; then
+		g "$d" format-patch -q --zero-commit --no-signature --abbrev=9 \
+			--no-renames --stat=72 --summary --no-cover-letter -o "$out" "$range"
+		return 0
+	fi
+	[ -s "$cover" ] || die "$(rel "$cover"): no cover letter text"
+	last=$(g "$d" rev-list -1 "$range")
+	GIT_COMMITTER_NAME=$(g "$d" log -1 --format=%an "$last") \
+	GIT_COMMITTER_EMAIL=$(g "$d" log -1 --format=%ae "$last") \
+	GIT_COMMITTER_DATE=$(g "$d" log -1 --format=%aI "$last") \
+		g "$d" format-patch -q --zero-commit --no-signature --abbrev=9 \
+			--no-renames --stat=72 --summary --cover-letter -o "$out" "$range"
+	# git's placeholders, replaced by the text: the subject's, then the body's.
+	awk -v cover="$cover" '
+		BEGIN {
+			getline subject < cover
+			while ((getline line < cover) > 0) body = body line "\n"
+			sub(/^\n+/, "", body); sub(/\n+$/, "", body)
+		}
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject); n++ }
+		/^\*\*\* BLURB HERE \*\*\*$/ { print body; n++; next }
+		{ print }
+		END { if (n != 2) exit 1 }' "$out/0000-cover-letter.patch" > "$out/0000-cover-letter.tmp" ||
+		die "format-patch's cover letter has no placeholders to fill"
+	mv "$out/0000-cover-letter.tmp" "$out/0000-cover-letter.patch"
 }
 
 # write VERSION DIR ROOT: DIR's series as patch files under ROOT/kernel/.
 write() {
 	local v=$1 d=$2 root=$3 r pre up
 	if [ "$v" = 6.12 ]; then
-		format "$d" refs/elfsig/base..HEAD "$root/kernel/patches"
+		format "$d" refs/elfsig/base..HEAD "$root/kernel/patches" "$TOP/kernel/cover-letter.txt"
 		return 0
 	fi
 	# The 6.12 commits in a 6.1 tree come from kernel/patches/, never from

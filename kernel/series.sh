@@ -52,12 +52,23 @@ series_options() {
 	echo "${opts[*]}"
 }
 
-# series_list DIR PHASE: a "PHASE<TAB>PATCH<TAB>" line per DIR/*.patch.
-series_list() {
+# series_patches DIR: the patch files of DIR in order, one a line; a
+# 0000 file is the series' cover letter, which applies nothing.
+series_patches() {
 	local p
 	for p in "$1"/*.patch; do
-		[ -e "$p" ] && printf '%s\t%s\t\n' "$2" "$p"
+		case ${p##*/} in 0000-*) continue ;; esac
+		[ -e "$p" ] && echo "$p"
 	done
+	return 0
+}
+
+# series_list DIR PHASE: a "PHASE<TAB>PATCH<TAB>" line per patch of DIR.
+series_list() {
+	local p
+	while read -r p; do
+		[ -n "$p" ] && printf '%s\t%s\t\n' "$2" "$p"
+	done < <(series_patches "$1")
 	return 0
 }
 
@@ -72,11 +83,11 @@ series_steps() {
 		return 0
 	fi
 	series_list "$SERIES_DELTA/pre" pre
-	for p in "$SERIES_6_12"/*.patch; do
-		[ -e "$p" ] || continue
+	while read -r p; do
+		[ -n "$p" ] || continue
 		opts=$(series_options "$p") || return 1
 		printf 'upstream\t%s\t%s\n' "$p" "$opts"
-	done
+	done < <(series_patches "$SERIES_6_12")
 	series_list "$SERIES_DELTA/post" post
 	# Every numbered line of apply must name a patch of the series.
 	series_apply | while read -r n _; do

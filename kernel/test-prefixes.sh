@@ -4,8 +4,8 @@
 # patches 1..K of kernel/patches/ on the pristine source, the tiny config
 # (tinyconfig + kernel/config/elfsig.config; the options a prefix does not
 # have yet drop out), one boot in QEMU (tests/vm/run) with a smoke script:
-# the kernel comes up, and the .elfsig keyring (patch 1 on) is in
-# /proc/keys. One PASS/FAIL line per prefix, then the totals (tests/lib.sh).
+# the kernel comes up, the parser's KUnit suite passes and the .elfsig
+# keyring is in /proc/keys (once a prefix has them). One PASS/FAIL line per prefix, then the totals (tests/lib.sh).
 #
 #   kernel/test-prefixes.sh [FIRST [LAST]]   (make kernel-prefix-check)
 #
@@ -32,7 +32,7 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_CEILING_DIRECTORIES
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
 shopt -s nullglob
-PATCHES=("$TOP"/kernel/patches/*.patch)
+mapfile -t PATCHES < <(series_patches "$TOP/kernel/patches")
 N=${#PATCHES[@]}
 FIRST=${1:-1} LAST=${2:-$N}
 [ "$N" -gt 0 ] && [ "$FIRST" -ge 1 ] && [ "$LAST" -le "$N" ] && [ "$FIRST" -le "$LAST" ] ||
@@ -69,6 +69,8 @@ SMOKE=$(mktemp "${TMPDIR:-/tmp}/elfsig-prefix.XXXXXX")
 trap 'rm -f "$SMOKE"' EXIT
 cat > "$SMOKE" <<'EOF'
 echo "prefix-smoke: up $(uname -r)"
+# The parser's KUnit suite ran at boot: its KTAP result line, if any.
+dmesg | grep -E '(^|[] ])(not )?ok [0-9]+ elfsig_parse$' | sed 's/^/prefix-smoke: kunit /'
 if grep -q ' \.elfsig: ' /proc/keys 2>/dev/null; then
 	echo "prefix-smoke: keyring .elfsig"
 else
@@ -104,7 +106,12 @@ for ((k = FIRST; k <= LAST; k++)); do
 	rc=$?
 	if ! grep -q 'prefix-smoke: up' "$log.boot"; then
 		t_fail "$name" "did not come up (run exited $rc; $log.boot)"
-	elif ! grep -q 'prefix-smoke: keyring .elfsig' "$log.boot"; then
+	elif [ -e "$SRC/fs/elfsig/parse_kunit.c" ] &&
+		{ ! grep -Eq '^prefix-smoke: kunit .*[] ]ok [0-9]+ elfsig_parse' "$log.boot" ||
+		  grep -Eq '^prefix-smoke: kunit .*not ok' "$log.boot"; }; then
+		t_fail "$name" "the parser's KUnit suite did not pass at boot ($log.boot)"
+	elif [ -e "$SRC/fs/elfsig/keyring.c" ] &&
+		! grep -q 'prefix-smoke: keyring .elfsig' "$log.boot"; then
 		t_fail "$name" "no .elfsig in /proc/keys ($log.boot)"
 	else
 		T_PASSED=$((T_PASSED + 1))
