@@ -5,7 +5,8 @@
 # patch of the same series takes out again (a series that is a development
 # log rather than a submission shows it there).
 #
-#   kernel/series-stats.sh [TREE]     default build/kernel/git-6.12
+#   kernel/series-stats.sh [TREE [REV]]   default build/kernel/git-6.12,
+#                                         branch elfsig
 #
 # One line per patch: number, lines added, lines removed, and of the
 # removed lines those an earlier patch of the series had added ("taken
@@ -16,6 +17,7 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 TREE=${1:-$TOP/build/kernel/git-6.12}
+REV=${2:-elfsig}
 
 die() { echo "series-stats: $*" >&2; exit 1; }
 g() { git -C "$TREE" "$@"; }
@@ -23,7 +25,7 @@ g() { git -C "$TREE" "$@"; }
 [ -d "$TREE" ] || die "$TREE: no such tree (make kernel-tree)"
 base=$(g rev-parse -q --verify refs/elfsig/base) ||
 	die "$TREE: no refs/elfsig/base (not a tree kernel/refresh.sh made)"
-head=$(g rev-parse -q --verify elfsig) || die "$TREE: no branch elfsig"
+head=$(g rev-parse -q --verify "$REV^{commit}") || die "$TREE: no $REV"
 
 # taken_back COMMIT: of the lines COMMIT removes, how many a commit after
 # the base had added (blame on the parent names the commit that added

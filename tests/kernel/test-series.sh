@@ -73,6 +73,33 @@ for dir in kernel/patches kernel/delta-6.1/pre kernel/delta-6.1/post; do
 	fi
 done
 
+# The shape of the 6.12 series as a reviewer meets it, on the tree the
+# committed patches make: no patch takes back more than a trace of what an
+# earlier one added (kernel/series-stats.sh), and checkpatch --strict has
+# nothing to say of any patch.
+if "$TOP/kernel/series-stats.sh" "$KDIR/scratch-6.12" HEAD > "$T_TMP/stats" 2>&1; then
+	back=$(sed -n 's/^taken back: \([0-9]*\) of \([0-9]*\) added lines.*/\1 \2/p' "$T_TMP/stats")
+	read -r n added <<< "$back"
+	if [ -n "$added" ] && [ "$((n * 100))" -le "$((added * 2))" ]; then
+		t_pass "6.12: later patches take back at most 2% of the lines the series adds ($(tail -1 "$T_TMP/stats"))"
+	else
+		sed 's/^/  /' "$T_TMP/stats"
+		t_fail "6.12: later patches take back at most 2% of the lines the series adds" "$(tail -1 "$T_TMP/stats")"
+	fi
+else
+	sed 's/^/  /' "$T_TMP/stats"
+	t_fail "6.12: kernel/series-stats.sh" "failed (above)"
+fi
+while read -r p; do
+	name="6.12: checkpatch --strict is clean on $(basename "$p" .patch)"
+	if (cd "$KDIR/scratch-6.12" && ./scripts/checkpatch.pl --strict --no-tree -q "$p") > "$T_TMP/cp" 2>&1; then
+		t_pass "$name"
+	else
+		head -30 "$T_TMP/cp" | sed 's/^/  /'
+		t_fail "$name" "checkpatch --strict (above)"
+	fi
+done < <(series_patches "$TOP/kernel/patches")
+
 if regen "$T_TMP/b" && diff -r "$T_TMP/a" "$T_TMP/b" >/dev/null; then
 	t_pass "export is deterministic: a second regeneration gives the same bytes"
 else
