@@ -54,7 +54,7 @@ done
 # Format v1 has one home, the series' uapi header; the signer's copy must
 # be that file byte for byte, on both kernels.
 for v in 6.12 6.1; do
-	name="$v: signer/uapi/linux/elfsig.h is the series' include/uapi/linux/elfsig.h"
+	name="$v: include/elfsig/uapi/linux/elfsig.h is the series' include/uapi/linux/elfsig.h"
 	if git -C "$KDIR/scratch-$v" show HEAD:include/uapi/linux/elfsig.h > "$T_TMP/uapi-$v.h" 2>/dev/null &&
 	   cmp -s "$T_TMP/uapi-$v.h" "$TOP/signer/uapi/linux/elfsig.h"; then
 		t_pass "$name"
