@@ -13,7 +13,7 @@ ATTEST_LIB_OBJS := $(ATTEST_LIB_SRCS:%.c=$(O)/%.o)
 ATTEST_CMD_OBJS := $(ATTEST_CMD_SRCS:%.c=$(O)/%.o)
 
 $(ATTEST_LIB_OBJS) $(ATTEST_CMD_OBJS): \
-	CPPFLAGS += -Iattest/lib $(TPM_CFLAGS)
+	CPPFLAGS += -Iattest/lib -Itpm/cli $(TPM_CFLAGS)
 
 $(O)/libelfsig-attest.a: $(ATTEST_LIB_OBJS)
 	@rm -f $@

@@ -70,7 +70,7 @@ CHECK_PREREQS += $(O)/keyloader-unit/common-read
 # replay build that make check runs over the seeds.
 KL_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Iinclude -Icommon \
-		 -Itpm -Ikeyloader/lib $(KL_CFLAGS)
+		 -Itpm/lib -Ikeyloader/lib $(KL_CFLAGS)
 build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) \
 		$(wildcard keyloader/lib/*.h)
 	@mkdir -p $(dir $@)
