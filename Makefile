@@ -52,7 +52,6 @@ include common/common.mk
 include signer/signer.mk
 -include tpm/tpm.mk
 -include keyloader/keyloader.mk
--include keyloader/init.mk
 -include attest/attest.mk
 -include packaging/packaging.mk
 -include kernel/kernel.mk

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# keyloader/: elfsig-keyloader (boot: fill and lock .elfsig) and elfsig-enroll.
+# keyloader/: the library (keyloader/lib/) and its programs (keyloader/cli/):
+# elfsig-keyloader (boot: fill and lock .elfsig), elfsig-enroll and
+# elfsig-init; the initramfs-tools hooks and the dracut module.
 
 KL_PKGS      := tss2-esys tss2-rc tss2-mu tss2-tctildr libcrypto
 KL_CFLAGS    := $(shell pkg-config --cflags $(KL_PKGS) 2>/dev/null)
@@ -11,24 +13,20 @@ KL_LIB_SRCS  := $(addprefix keyloader/lib/,util.c policy.c cert.c keyring.c \
 		eventlog.c platca.c counter.c pcrsig.c layout.c enroll_write.c)
 KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
 
-KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c \
-		  keyloader/enroll/cmd_create.c keyloader/enroll/cmd_add.c \
-		  keyloader/enroll/cmd_remove.c keyloader/enroll/cmd_reseal.c \
-		  keyloader/enroll/cmd_show.c keyloader/enroll/cmd_check.c \
-		  keyloader/enroll/cmd_sign_pcr_policy.c keyloader/enroll/cmd_migrate.c \
-		  keyloader/enroll/cmd_predict.c keyloader/enroll/cmd_counter.c \
-		  keyloader/enroll/cmd_epoch.c keyloader/enroll/cmd_resign.c \
-		  keyloader/enroll/cmd_pcrsig.c
+KL_ENROLL_SRCS := $(addprefix keyloader/cli/,elfsig-enroll.c cmd_common.c \
+		  cmd_create.c cmd_add.c cmd_remove.c cmd_reseal.c cmd_show.c \
+		  cmd_check.c cmd_sign_pcr_policy.c cmd_migrate.c cmd_predict.c \
+		  cmd_counter.c cmd_epoch.c cmd_resign.c cmd_pcrsig.c)
 KL_ENROLL_OBJS := $(KL_ENROLL_SRCS:%.c=$(O)/%.o)
 
-$(KL_LIB_OBJS) $(O)/keyloader/keyloader.o $(KL_ENROLL_OBJS): \
+$(KL_LIB_OBJS) $(O)/keyloader/cli/elfsig-keyloader.o $(KL_ENROLL_OBJS): \
 	CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
 
 $(O)/libelfsig-keyloader.a: $(KL_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/elfsig-keyloader: $(O)/keyloader/keyloader.o $(O)/libelfsig-keyloader.a \
+$(O)/elfsig-keyloader: $(O)/keyloader/cli/elfsig-keyloader.o $(O)/libelfsig-keyloader.a \
 		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
@@ -39,6 +37,16 @@ $(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a \
 	$(CC) $(LDFLAGS) -o $@ $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
+
+# elfsig-init: the initramfs's first process on a signed system
+# (keyloader/cli/elfsig-init.c, hooks/elfsig-init). Statically linked (the
+# initramfs runs it before anything else) and never sanitized: ASan
+# cannot link statically.
+PROGRAMS += $(O)/elfsig-init
+
+$(O)/elfsig-init: keyloader/cli/elfsig-init.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -static -o $@ $<
 
 KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
 	     tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
