@@ -2,13 +2,13 @@
 # attest/: elfsig-attest, the platform team's verifier (docs/attestation.md).
 # Its library parses the kernel's measurement log and verifies quotes; it
 # uses common/ (the certificate parser) and tpm/ (the TPM layer, and the
-# TPM programs' option and file helpers, tpm_cli.h) only.
+# TPM programs' option and file helpers, tpm/cli/tpm_cli.h) only. The
+# library is attest/lib/, the program attest/cli/.
 
 ATTEST_LIB_SRCS := attest/lib/error.c attest/lib/log.c attest/lib/quote.c \
 		   attest/lib/report.c
-ATTEST_CMD_SRCS := attest/elfsig-attest.c attest/cmd_attest_common.c \
-		   attest/cmd_ak.c attest/cmd_quote.c attest/cmd_verify.c \
-		   attest/cmd_log.c
+ATTEST_CMD_SRCS := $(addprefix attest/cli/,elfsig-attest.c cmd_attest_common.c \
+		   cmd_ak.c cmd_quote.c cmd_verify.c cmd_log.c)
 ATTEST_LIB_OBJS := $(ATTEST_LIB_SRCS:%.c=$(O)/%.o)
 ATTEST_CMD_OBJS := $(ATTEST_CMD_SRCS:%.c=$(O)/%.o)
 
