@@ -35,7 +35,7 @@ WARNINGS := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes \
 	    -Wmissing-prototypes -Wformat=2 -Wformat-security -Wvla \
 	    -Wnull-dereference -Wpointer-arith -Wundef -Wcast-align \
 	    -Wno-unused-parameter
-CPPFLAGS += -D_GNU_SOURCE -Iinclude -Icommon -Itpm/lib
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Icommon/lib -Itpm/lib
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=gnu11 $(WARNINGS) $(HARDEN) $(SANFLAGS) -fPIC \
 	    -fvisibility=hidden -MMD -MP

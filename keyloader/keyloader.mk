@@ -31,7 +31,7 @@ $(O)/elfsig-keyloader: $(O)/keyloader/cli/elfsig-keyloader.o $(O)/libelfsig-keyl
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
 # elfsig-enroll signs with the authority's key through common's OSSL_STORE
-# loader (common/key.h: file, TPM, PKCS#11); the loader only verifies.
+# loader (common/lib/key.h: file, TPM, PKCS#11); the loader only verifies.
 $(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a \
 		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) -o $@ $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(KL_LIBS)
@@ -71,13 +71,13 @@ $(O)/keyloader-unit/common-read: $(O)/tests/keyloader/unit/common_read.o $(O)/li
 		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
-$(O)/tests/keyloader/unit/common_read.o: CPPFLAGS += -Icommon
+$(O)/tests/keyloader/unit/common_read.o: CPPFLAGS += -Icommon/lib
 CHECK_PREREQS += $(O)/keyloader-unit/common-read
 
 # The parsers under libFuzzer (make fuzz-keyloader FUZZ_SECONDS=N), and a
 # replay build that make check runs over the seeds.
 KL_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Iinclude -Icommon \
+		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Iinclude -Icommon/lib \
 		 -Itpm/lib -Ikeyloader/lib $(KL_CFLAGS)
 build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) \
 		$(wildcard keyloader/lib/*.h)

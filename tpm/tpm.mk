@@ -58,7 +58,7 @@ ASAN_SUITES   += tests/tpm/unit.sh
 # The sealed-object parser under libFuzzer (make fuzz-tpm FUZZ_SECONDS=N),
 # and its seed corpus replayed by make check with the ordinary build.
 TPM_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-		  -fno-sanitize-recover=undefined -D_GNU_SOURCE -Iinclude -Icommon -Itpm/lib \
+		  -fno-sanitize-recover=undefined -D_GNU_SOURCE -Iinclude -Icommon/lib -Itpm/lib \
 		  $(TPM_CFLAGS)
 build/fuzz/fuzz-tpm-sealed: tests/tpm/fuzz_sealed.c $(TPM_LIB_SRCS) tpm/lib/elfsig_tpm.h tpm/lib/tpm_private.h
 	@mkdir -p $(dir $@)

@@ -8,7 +8,7 @@ FUZZ_CC        ?= clang
 FUZZ_DIR       := build/fuzz
 FUZZ_FLAGS     := -g -O1 -fsanitize=fuzzer,address,undefined \
 		  -fno-sanitize-recover=undefined -D_GNU_SOURCE \
-		  -Iinclude -Icommon -Isigner/lib -Itests/fuzz
+		  -Iinclude -Icommon/lib -Isigner/lib -Itests/fuzz
 
 REPLAY_BINS := $(FUZZ_HARNESSES:%=$(O)/fuzz/replay-%)
 

@@ -79,7 +79,7 @@ exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=d
 # variableScope is suppressed: the kernel's style, which this code follows,
 # declares a function's variables at the top of it.
 cell "cppcheck: zero findings" cppcheck --enable=warning,style,performance,portability \
-	--inline-suppr --error-exitcode=1 -q -D_GNU_SOURCE -Iinclude -Icommon -Isigner/lib -Itpm/lib -Itpm/cli \
+	--inline-suppr --error-exitcode=1 -q -D_GNU_SOURCE -Iinclude -Icommon/lib -Isigner/lib -Itpm/lib -Itpm/cli \
 	--suppress=missingIncludeSystem --suppress=variableScope \
 	common signer tests/fuzz $(ls -d tpm keyloader attest 2>/dev/null)
 
@@ -102,7 +102,7 @@ kerneldoc() {
 	fi
 	local out
 	# shellcheck disable=SC2046 # attest/ is optional, its headers one word each
-	out=$("$kd" -none include/elfsig/elfsig.h tpm/lib/elfsig_tpm.h keyloader/lib/kl_*.h common/*.h \
+	out=$("$kd" -none include/elfsig/elfsig.h tpm/lib/elfsig_tpm.h keyloader/lib/kl_*.h common/lib/*.h \
 		$(ls attest/lib/*.h 2>/dev/null) 2>&1)
 	[ -z "$out" ] || { echo "$out"; return 1; }
 }
