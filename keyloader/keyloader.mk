@@ -54,11 +54,12 @@ KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
 	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh \
 	     tests/keyloader/platform-ca.sh tests/keyloader/prefilled.sh \
 	     tests/keyloader/rollback.sh tests/keyloader/pcrsig.sh \
-	     tests/keyloader/faults.sh
+	     tests/keyloader/faults.sh tests/keyloader/vm.sh
 CHECK_SUITES += $(KL_SUITES)
 # Not under ASan: initramfs.sh runs the loader from an initramfs image,
-# which does not carry the sanitizer's runtime.
-KL_ASAN_EXCLUDE := tests/keyloader/initramfs.sh
+# which does not carry the sanitizer's runtime; vm.sh runs it on the
+# patched kernel (needs make kernel: kernel/kernel.mk).
+KL_ASAN_EXCLUDE := tests/keyloader/initramfs.sh tests/keyloader/vm.sh
 ASAN_SUITES  += $(filter-out $(KL_ASAN_EXCLUDE),$(KL_SUITES))
 
 $(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a \
@@ -74,37 +75,9 @@ $(O)/keyloader-unit/common-read: $(O)/tests/keyloader/unit/common_read.o $(O)/li
 $(O)/tests/keyloader/unit/common_read.o: CPPFLAGS += -Icommon/lib
 CHECK_PREREQS += $(O)/keyloader-unit/common-read
 
-# The parsers under libFuzzer (make fuzz-keyloader FUZZ_SECONDS=N), and a
-# replay build that make check runs over the seeds.
-KL_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Iinclude -Icommon/lib \
-		 -Itpm/lib -Ikeyloader/lib $(KL_CFLAGS)
-build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) \
-		$(wildcard keyloader/lib/*.h)
-	@mkdir -p $(dir $@)
-	$(or $(FUZZ_CC),clang) $(KL_FUZZ_FLAGS) -o $@ $< $(KL_LIB_SRCS) \
-		$(TPM_LIB_SRCS) $(COMMON_ALL_SRCS) \
-		$(filter-out $(O)/libelfsig-common.a $(O)/libelfsig-tpm.a,$(KL_LIBS))
-
-.PHONY: fuzz-keyloader
-fuzz-keyloader: build/fuzz/fuzz-keyloader
-	@rm -rf build/fuzz/seeds-keyloader
-	@bash -c '. tests/keyloader/fuzz/seeds.sh && kl_fuzz_seeds build/fuzz/seeds-keyloader'
-	@mkdir -p build/fuzz/corpus-keyloader build/fuzz/crashes/keyloader
-	build/fuzz/fuzz-keyloader -max_total_time=$(or $(FUZZ_SECONDS),60) \
-		-max_len=70000 -timeout=10 -rss_limit_mb=2048 \
-		-artifact_prefix=build/fuzz/crashes/keyloader/ \
-		build/fuzz/corpus-keyloader build/fuzz/seeds-keyloader
-FUZZ_TARGETS += fuzz-keyloader
-
-$(O)/keyloader-fuzz/replay-keyloader: $(O)/tests/keyloader/fuzz/fuzz_keyloader.o \
-		$(O)/tests/fuzz/standalone.o $(O)/libelfsig-keyloader.a \
-		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(O)/libelfsig-keyloader.a $(KL_LIBS)
-$(O)/tests/keyloader/fuzz/fuzz_keyloader.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
-
-CHECK_PREREQS += $(O)/keyloader-fuzz/replay-keyloader
+# The parsers' fuzz harness: tests/keyloader/fuzz/, built by
+# tests/fuzz/fuzz.mk (make fuzz-keyloader; tests/keyloader/fuzz-replay.sh
+# replays it).
 
 # The initramfs-tools hook and the dracut module, their file lists filled
 # in from the enrolment layout the programs use (keyloader/lib/kl_layout.def).

@@ -29,3 +29,17 @@ $(O)/signelf: $(SIGNER_CMD_OBJS) $(O)/libelfsig.a
 	$(CC) $(LDFLAGS) -o $@ $(SIGNER_CMD_OBJS) $(O)/libelfsig.a $(SIGNER_LIBS)
 
 PROGRAMS += $(O)/signelf $(O)/libelfsig.so $(O)/libelfsig.a
+
+SIGNER_SUITES := tests/signer/test-api.sh tests/signer/test-roundtrip.sh \
+		 tests/signer/test-tamper.sh tests/signer/test-keys.sh \
+		 tests/signer/test-hostile.sh tests/signer/test-inputs.sh \
+		 tests/signer/test-tree.sh tests/signer/test-note.sh \
+		 tests/signer/test-tree-tpm.sh tests/signer/test-tree-race.sh \
+		 tests/signer/test-tree-swap.sh tests/signer/test-metadata.sh \
+		 tests/signer/test-names.sh \
+		 tests/signer/test-sign-deb.sh tests/signer/test-pkcs11.sh \
+		 tests/signer/test-fuzz-replay.sh
+CHECK_SUITES  += $(SIGNER_SUITES)
+ASAN_SUITES   += $(SIGNER_SUITES)
+# The parsers' fuzz harnesses: tests/signer/fuzz/, built by
+# tests/fuzz/fuzz.mk (make fuzz-signer; test-fuzz-replay.sh replays them).

@@ -29,7 +29,8 @@ PROGRAMS += $(O)/elfsig-tpm $(O)/libelfsig-tpm.a
 
 TPM_SUITES := tests/tpm/symbols.sh tests/tpm/sealed-file.sh \
 	      tests/tpm/seal.sh tests/tpm/errors.sh tests/tpm/interop.sh \
-	      tests/tpm/keygen.sh tests/tpm/sign-elf.sh
+	      tests/tpm/keygen.sh tests/tpm/sign-elf.sh tests/tpm/unit.sh \
+	      tests/tpm/fuzz-replay.sh
 CHECK_SUITES += $(TPM_SUITES)
 # Not under ASan: symbols.sh lists the archive's exported symbols, to which
 # the sanitizer build adds its own.
@@ -52,30 +53,5 @@ $(O)/tests/tpm/unit/mock-esys: $(O)/tests/tpm/unit/mock-esys.o $(O)/libelfsig-tp
 	$(CC) $(LDFLAGS) $(TPM_WRAPPED:%=-Wl,--wrap=%) -o $@ $^ $(TPM_LIBS)
 
 CHECK_PREREQS += $(O)/tests/tpm/unit/mock-esys
-CHECK_SUITES  += tests/tpm/unit.sh
-ASAN_SUITES   += tests/tpm/unit.sh
-
-# The sealed-object parser under libFuzzer (make fuzz-tpm FUZZ_SECONDS=N),
-# and its seed corpus replayed by make check with the ordinary build.
-TPM_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-		  -fno-sanitize-recover=undefined -D_GNU_SOURCE -Iinclude -Icommon/lib -Itpm/lib \
-		  $(TPM_CFLAGS)
-build/fuzz/fuzz-tpm-sealed: tests/tpm/fuzz_sealed.c $(TPM_LIB_SRCS) tpm/lib/elfsig_tpm.h tpm/lib/tpm_private.h
-	@mkdir -p $(dir $@)
-	$(or $(FUZZ_CC),clang) $(TPM_FUZZ_FLAGS) -o $@ $< $(TPM_LIB_SRCS) $(COMMON_SRCS) $(TPM_LIBS)
-
-.PHONY: fuzz-tpm
-FUZZ_TARGETS += fuzz-tpm
-fuzz-tpm: build/fuzz/fuzz-tpm-sealed
-	@mkdir -p build/fuzz/corpus-tpm-sealed
-	TSS2_LOG=all+none build/fuzz/fuzz-tpm-sealed -max_total_time=$(or $(FUZZ_SECONDS),60) \
-		-max_len=9000 build/fuzz/corpus-tpm-sealed tests/tpm/data
-
-$(O)/tpm-fuzz/replay-sealed: $(O)/tests/tpm/fuzz_sealed.o $(O)/tests/fuzz/standalone.o $(O)/libelfsig-tpm.a
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(TPM_LIBS)
-$(O)/tests/tpm/fuzz_sealed.o: CPPFLAGS += $(TPM_CFLAGS)
-
-CHECK_PREREQS += $(O)/tpm-fuzz/replay-sealed
-CHECK_SUITES  += tests/tpm/fuzz-replay.sh
-ASAN_SUITES   += tests/tpm/fuzz-replay.sh
+# The sealed-object parser's fuzz harness: tests/tpm/fuzz/, built by
+# tests/fuzz/fuzz.mk (make fuzz-tpm; tests/tpm/fuzz-replay.sh replays it).

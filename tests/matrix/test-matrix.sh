@@ -22,7 +22,7 @@ cell() {
 # suites BUILD: the signer suites against one build; fails on any FAIL.
 suites() {
 	BUILD=$TOP/$1 tests/run tests/signer/test-roundtrip.sh tests/signer/test-hostile.sh \
-		tests/signer/test-tamper.sh tests/fuzz/test-replay.sh
+		tests/signer/test-tamper.sh tests/signer/test-fuzz-replay.sh
 }
 
 for cc in gcc clang; do
@@ -81,7 +81,7 @@ exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=d
 cell "cppcheck: zero findings" cppcheck --enable=warning,style,performance,portability \
 	--inline-suppr --error-exitcode=1 -q -D_GNU_SOURCE -Iinclude -Icommon/lib -Isigner/lib -Itpm/lib -Itpm/cli \
 	--suppress=missingIncludeSystem --suppress=variableScope \
-	common signer tests/fuzz $(ls -d tpm keyloader attest 2>/dev/null)
+	common signer tests/fuzz tests/signer/fuzz $(ls -d tpm keyloader attest 2>/dev/null)
 
 scan() {
 	rm -rf build/scan build/matrix/scan
