@@ -35,7 +35,7 @@ WARNINGS := -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes \
 	    -Wmissing-prototypes -Wformat=2 -Wformat-security -Wvla \
 	    -Wnull-dereference -Wpointer-arith -Wundef -Wcast-align \
 	    -Wno-unused-parameter
-CPPFLAGS += -D_GNU_SOURCE -Icommon -Isigner -Itpm
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Icommon/lib -Itpm/lib
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=gnu11 $(WARNINGS) $(HARDEN) $(SANFLAGS) -fPIC \
 	    -fvisibility=hidden -MMD -MP
@@ -52,7 +52,6 @@ include common/common.mk
 include signer/signer.mk
 -include tpm/tpm.mk
 -include keyloader/keyloader.mk
--include keyloader/init.mk
 -include attest/attest.mk
 -include packaging/packaging.mk
 -include kernel/kernel.mk

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# keyloader/: elfsig-keyloader (boot: fill and lock .elfsig) and elfsig-enroll.
+# keyloader/: the library (keyloader/lib/) and its programs (keyloader/cli/):
+# elfsig-keyloader (boot: fill and lock .elfsig), elfsig-enroll and
+# elfsig-init; the initramfs-tools hooks and the dracut module.
 
 KL_PKGS      := tss2-esys tss2-rc tss2-mu tss2-tctildr libcrypto
 KL_CFLAGS    := $(shell pkg-config --cflags $(KL_PKGS) 2>/dev/null)
@@ -11,34 +13,40 @@ KL_LIB_SRCS  := $(addprefix keyloader/lib/,util.c policy.c cert.c keyring.c \
 		eventlog.c platca.c counter.c pcrsig.c layout.c enroll_write.c)
 KL_LIB_OBJS  := $(KL_LIB_SRCS:%.c=$(O)/%.o)
 
-KL_ENROLL_SRCS := keyloader/enroll/elfsig-enroll.c keyloader/enroll/cmd_common.c \
-		  keyloader/enroll/cmd_create.c keyloader/enroll/cmd_add.c \
-		  keyloader/enroll/cmd_remove.c keyloader/enroll/cmd_reseal.c \
-		  keyloader/enroll/cmd_show.c keyloader/enroll/cmd_check.c \
-		  keyloader/enroll/cmd_sign_pcr_policy.c keyloader/enroll/cmd_migrate.c \
-		  keyloader/enroll/cmd_predict.c keyloader/enroll/cmd_counter.c \
-		  keyloader/enroll/cmd_epoch.c keyloader/enroll/cmd_resign.c \
-		  keyloader/enroll/cmd_pcrsig.c
+KL_ENROLL_SRCS := $(addprefix keyloader/cli/,elfsig-enroll.c cmd_common.c \
+		  cmd_create.c cmd_add.c cmd_remove.c cmd_reseal.c cmd_show.c \
+		  cmd_check.c cmd_sign_pcr_policy.c cmd_migrate.c cmd_predict.c \
+		  cmd_counter.c cmd_epoch.c cmd_resign.c cmd_pcrsig.c)
 KL_ENROLL_OBJS := $(KL_ENROLL_SRCS:%.c=$(O)/%.o)
 
-$(KL_LIB_OBJS) $(O)/keyloader/keyloader.o $(KL_ENROLL_OBJS): \
+$(KL_LIB_OBJS) $(O)/keyloader/cli/elfsig-keyloader.o $(KL_ENROLL_OBJS): \
 	CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
 
 $(O)/libelfsig-keyloader.a: $(KL_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(O)/elfsig-keyloader: $(O)/keyloader/keyloader.o $(O)/libelfsig-keyloader.a \
+$(O)/elfsig-keyloader: $(O)/keyloader/cli/elfsig-keyloader.o $(O)/libelfsig-keyloader.a \
 		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
 # elfsig-enroll signs with the authority's key through common's OSSL_STORE
-# loader (common/key.h: file, TPM, PKCS#11); the loader only verifies.
+# loader (common/lib/key.h: file, TPM, PKCS#11); the loader only verifies.
 $(O)/elfsig-enroll: $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a \
 		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	$(CC) $(LDFLAGS) -o $@ $(KL_ENROLL_OBJS) $(O)/libelfsig-keyloader.a $(KL_LIBS)
 
 PROGRAMS += $(O)/elfsig-keyloader $(O)/elfsig-enroll
+
+# elfsig-init: the initramfs's first process on a signed system
+# (keyloader/cli/elfsig-init.c, hooks/elfsig-init). Statically linked (the
+# initramfs runs it before anything else) and never sanitized: ASan
+# cannot link statically.
+PROGRAMS += $(O)/elfsig-init
+
+$(O)/elfsig-init: keyloader/cli/elfsig-init.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -static -o $@ $<
 
 KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
 	     tests/keyloader/load.sh tests/keyloader/srk-pin.sh \
@@ -46,11 +54,12 @@ KL_SUITES := tests/keyloader/unit.sh tests/keyloader/policy.sh \
 	     tests/keyloader/initramfs.sh tests/keyloader/fuzz-replay.sh \
 	     tests/keyloader/platform-ca.sh tests/keyloader/prefilled.sh \
 	     tests/keyloader/rollback.sh tests/keyloader/pcrsig.sh \
-	     tests/keyloader/faults.sh
+	     tests/keyloader/faults.sh tests/keyloader/vm.sh
 CHECK_SUITES += $(KL_SUITES)
 # Not under ASan: initramfs.sh runs the loader from an initramfs image,
-# which does not carry the sanitizer's runtime.
-KL_ASAN_EXCLUDE := tests/keyloader/initramfs.sh
+# which does not carry the sanitizer's runtime; vm.sh runs it on the
+# patched kernel (needs make kernel: kernel/kernel.mk).
+KL_ASAN_EXCLUDE := tests/keyloader/initramfs.sh tests/keyloader/vm.sh
 ASAN_SUITES  += $(filter-out $(KL_ASAN_EXCLUDE),$(KL_SUITES))
 
 $(O)/keyloader-unit/keyring-find: $(O)/tests/keyloader/unit/keyring_find.o $(O)/libelfsig-keyloader.a \
@@ -63,40 +72,12 @@ $(O)/keyloader-unit/common-read: $(O)/tests/keyloader/unit/common_read.o $(O)/li
 		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
-$(O)/tests/keyloader/unit/common_read.o: CPPFLAGS += -Icommon
+$(O)/tests/keyloader/unit/common_read.o: CPPFLAGS += -Icommon/lib
 CHECK_PREREQS += $(O)/keyloader-unit/common-read
 
-# The parsers under libFuzzer (make fuzz-keyloader FUZZ_SECONDS=N), and a
-# replay build that make check runs over the seeds.
-KL_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-		 -fno-sanitize-recover=undefined -D_GNU_SOURCE -Icommon -Isigner \
-		 -Itpm -Ikeyloader/lib $(KL_CFLAGS)
-build/fuzz/fuzz-keyloader: tests/keyloader/fuzz/fuzz_keyloader.c $(KL_LIB_SRCS) $(TPM_LIB_SRCS) \
-		$(wildcard keyloader/lib/*.h)
-	@mkdir -p $(dir $@)
-	$(or $(FUZZ_CC),clang) $(KL_FUZZ_FLAGS) -o $@ $< $(KL_LIB_SRCS) \
-		$(TPM_LIB_SRCS) $(COMMON_ALL_SRCS) \
-		$(filter-out $(O)/libelfsig-common.a $(O)/libelfsig-tpm.a,$(KL_LIBS))
-
-.PHONY: fuzz-keyloader
-fuzz-keyloader: build/fuzz/fuzz-keyloader
-	@rm -rf build/fuzz/seeds-keyloader
-	@bash -c '. tests/keyloader/fuzz/seeds.sh && kl_fuzz_seeds build/fuzz/seeds-keyloader'
-	@mkdir -p build/fuzz/corpus-keyloader build/fuzz/crashes/keyloader
-	build/fuzz/fuzz-keyloader -max_total_time=$(or $(FUZZ_SECONDS),60) \
-		-max_len=70000 -timeout=10 -rss_limit_mb=2048 \
-		-artifact_prefix=build/fuzz/crashes/keyloader/ \
-		build/fuzz/corpus-keyloader build/fuzz/seeds-keyloader
-FUZZ_TARGETS += fuzz-keyloader
-
-$(O)/keyloader-fuzz/replay-keyloader: $(O)/tests/keyloader/fuzz/fuzz_keyloader.o \
-		$(O)/tests/fuzz/standalone.o $(O)/libelfsig-keyloader.a \
-		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(O)/libelfsig-keyloader.a $(KL_LIBS)
-$(O)/tests/keyloader/fuzz/fuzz_keyloader.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
-
-CHECK_PREREQS += $(O)/keyloader-fuzz/replay-keyloader
+# The parsers' fuzz harness: tests/keyloader/fuzz/, built by
+# tests/fuzz/fuzz.mk (make fuzz-keyloader; tests/keyloader/fuzz-replay.sh
+# replays it).
 
 # The initramfs-tools hook and the dracut module, their file lists filled
 # in from the enrolment layout the programs use (keyloader/lib/kl_layout.def).

@@ -1,23 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# tpm/: libelfsig-tpm (static) and the elfsig-tpm tool.
+# tpm/: libelfsig-tpm (static, tpm/lib/) and the elfsig-tpm tool (tpm/cli/).
 
 TPM_PKGS     := tss2-esys tss2-rc tss2-mu tss2-tctildr libcrypto
 TPM_CFLAGS   := $(shell pkg-config --cflags $(TPM_PKGS) 2>/dev/null)
 TPM_LIBS     := $(shell pkg-config --libs $(TPM_PKGS) 2>/dev/null)
 
-TPM_LIB_SRCS := tpm/error.c tpm/context.c tpm/srk.c tpm/session.c \
-		tpm/pcr.c tpm/seal.c tpm/sealed_file.c tpm/keygen.c tpm/cert.c \
-		tpm/quote.c tpm/authorize.c tpm/nv.c
-TPM_CMD_SRCS := tpm/tool/elfsig-tpm.c \
-		tpm/tool/cmd_keygen.c tpm/tool/cmd_seal.c \
-		tpm/tool/cmd_unseal.c tpm/tool/cmd_pcrread.c \
-		tpm/tool/cmd_pcrextend.c tpm/tool/cmd_evict.c \
-		tpm/tool/cmd_srkname.c
+TPM_LIB_SRCS := $(addprefix tpm/lib/,error.c context.c srk.c session.c \
+		pcr.c seal.c sealed_file.c keygen.c cert.c quote.c authorize.c nv.c)
+TPM_CMD_SRCS := $(addprefix tpm/cli/,elfsig-tpm.c cmd_keygen.c cmd_seal.c \
+		cmd_unseal.c cmd_pcrread.c cmd_pcrextend.c cmd_evict.c \
+		cmd_srkname.c)
 TPM_LIB_OBJS := $(TPM_LIB_SRCS:%.c=$(O)/%.o) $(COMMON_OBJS)
 TPM_CMD_OBJS := $(TPM_CMD_SRCS:%.c=$(O)/%.o)
-# What the programs that talk to the TPM share (tpm_cli.h): elfsig-tpm's
-# and elfsig-attest's options, files and exit codes.
-TPM_CLI_OBJS := $(O)/tpm/cli.o
+# What the programs that talk to the TPM share (tpm/cli/tpm_cli.h):
+# elfsig-tpm's and elfsig-attest's options, files and exit codes.
+TPM_CLI_OBJS := $(O)/tpm/cli/cli.o
 
 $(TPM_LIB_OBJS) $(TPM_CMD_OBJS) $(TPM_CLI_OBJS): CPPFLAGS += $(TPM_CFLAGS)
 
@@ -32,7 +29,8 @@ PROGRAMS += $(O)/elfsig-tpm $(O)/libelfsig-tpm.a
 
 TPM_SUITES := tests/tpm/symbols.sh tests/tpm/sealed-file.sh \
 	      tests/tpm/seal.sh tests/tpm/errors.sh tests/tpm/interop.sh \
-	      tests/tpm/keygen.sh tests/tpm/sign-elf.sh
+	      tests/tpm/keygen.sh tests/tpm/sign-elf.sh tests/tpm/unit.sh \
+	      tests/tpm/fuzz-replay.sh
 CHECK_SUITES += $(TPM_SUITES)
 # Not under ASan: symbols.sh lists the archive's exported symbols, to which
 # the sanitizer build adds its own.
@@ -55,30 +53,5 @@ $(O)/tests/tpm/unit/mock-esys: $(O)/tests/tpm/unit/mock-esys.o $(O)/libelfsig-tp
 	$(CC) $(LDFLAGS) $(TPM_WRAPPED:%=-Wl,--wrap=%) -o $@ $^ $(TPM_LIBS)
 
 CHECK_PREREQS += $(O)/tests/tpm/unit/mock-esys
-CHECK_SUITES  += tests/tpm/unit.sh
-ASAN_SUITES   += tests/tpm/unit.sh
-
-# The sealed-object parser under libFuzzer (make fuzz-tpm FUZZ_SECONDS=N),
-# and its seed corpus replayed by make check with the ordinary build.
-TPM_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-		  -fno-sanitize-recover=undefined -D_GNU_SOURCE -Icommon -Isigner -Itpm \
-		  $(TPM_CFLAGS)
-build/fuzz/fuzz-tpm-sealed: tests/tpm/fuzz_sealed.c $(TPM_LIB_SRCS) tpm/elfsig_tpm.h tpm/tpm_private.h
-	@mkdir -p $(dir $@)
-	$(or $(FUZZ_CC),clang) $(TPM_FUZZ_FLAGS) -o $@ $< $(TPM_LIB_SRCS) $(COMMON_SRCS) $(TPM_LIBS)
-
-.PHONY: fuzz-tpm
-FUZZ_TARGETS += fuzz-tpm
-fuzz-tpm: build/fuzz/fuzz-tpm-sealed
-	@mkdir -p build/fuzz/corpus-tpm-sealed
-	TSS2_LOG=all+none build/fuzz/fuzz-tpm-sealed -max_total_time=$(or $(FUZZ_SECONDS),60) \
-		-max_len=9000 build/fuzz/corpus-tpm-sealed tests/tpm/data
-
-$(O)/tpm-fuzz/replay-sealed: $(O)/tests/tpm/fuzz_sealed.o $(O)/tests/fuzz/standalone.o $(O)/libelfsig-tpm.a
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(TPM_LIBS)
-$(O)/tests/tpm/fuzz_sealed.o: CPPFLAGS += $(TPM_CFLAGS)
-
-CHECK_PREREQS += $(O)/tpm-fuzz/replay-sealed
-CHECK_SUITES  += tests/tpm/fuzz-replay.sh
-ASAN_SUITES   += tests/tpm/fuzz-replay.sh
+# The sealed-object parser's fuzz harness: tests/tpm/fuzz/, built by
+# tests/fuzz/fuzz.mk (make fuzz-tpm; tests/tpm/fuzz-replay.sh replays it).

@@ -6,7 +6,7 @@
  * Pure functions over bytes: no file or TPM access. Every function
  * returns 0 or a negative errno; the reason goes through the library's
  * error callback (attest_set_error_callback(); certificates are parsed by
- * common/cert.c, whose lines go through common's), one line per failure.
+ * common/lib/cert.c, whose lines go through common's), one line per failure.
  * Codes with a fixed meaning:
  *
  *   -EBADMSG       malformed input (log, quote, signature, key, allow list)

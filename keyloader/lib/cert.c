@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* cert.c - certificate files and directories (common/cert.c parses them). */
+/* cert.c - certificate files and directories (common/lib/cert.c parses). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -27,7 +27,7 @@
 
 /*
  * The tables are the kernel's <linux/elfsig.h> (a verbatim copy in
- * signer/uapi/), so that what signelf accepts the kernel accepts.
+ * include/elfsig/uapi/), so that what signelf accepts the kernel accepts.
  */
 const struct elfsig_hash_alg elfsig_hash_algs[] = ELFSIG_HASH_ALGS;
 const size_t elfsig_n_hash_algs = N(elfsig_hash_algs);

@@ -20,7 +20,7 @@
 #include <openssl/evp.h>
 
 #include "common.h"
-#include "elfsig.h"
+#include "elfsig/elfsig.h"
 #include "lib_private.h"
 
 extern char **environ;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * key.c - libelfsig's private keys: common's key loading (common/key.c)
+ * key.c - libelfsig's private keys: common's key loading (common/lib/key.c)
  * behind the library's exported names.
  */
 #include <errno.h>

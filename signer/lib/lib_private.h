@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "elfsig.h"
+#include "elfsig/elfsig.h"
 
 #define ELFSIG_INTERNAL __attribute__((visibility("hidden")))
 

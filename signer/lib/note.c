@@ -15,7 +15,7 @@
 #include "lib_private.h"
 /* The installed header spells the uapi values the same way (a differing
  * redefinition fails the -Werror build). */
-#include "include/elfsig/note.h"
+#include "elfsig/note.h"
 
 _Static_assert(ELFSIG_NOTE_ANON_EXEC_BITS == ELFSIG_FLAG_ANON_EXEC,
 	       "<elfsig/note.h> and <linux/elfsig.h> disagree");

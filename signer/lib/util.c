@@ -15,7 +15,7 @@
 
 static struct common_reporter reporter;
 
-/* Keys are loaded by common/key.c: its lines go where the library's go. */
+/* Keys are loaded by common/lib/key.c: its lines go where the library's go. */
 void elfsig_set_error_callback(elfsig_error_cb cb, void *ctx)
 {
 	reporter.cb = cb;

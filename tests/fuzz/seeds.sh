@@ -24,9 +24,9 @@ fuzz_seeds() {
 	# The same with the ELFSIG flags note of <elfsig/note.h>, for the note
 	# parser.
 	printf '#include <elfsig/note.h>\nELFSIG_NOTE_ANON_EXEC();\n' > "$FIX/src/note.c"
-	gcc -c -I"$TOP/signer/include" -o "$FIX/src/note.o" "$FIX/src/note.c" &&
+	gcc -c -I"$TOP/include" -o "$FIX/src/note.o" "$FIX/src/note.c" &&
 		ld -o "$FIX/bin/tiny-note" "$FIX/src/tiny.o" "$FIX/src/note.o" &&
-		gcc -m32 -c -I"$TOP/signer/include" -o "$FIX/src/note32.o" "$FIX/src/note.c" &&
+		gcc -m32 -c -I"$TOP/include" -o "$FIX/src/note32.o" "$FIX/src/note.c" &&
 		ld -m elf_i386 -o "$FIX/bin/tiny32-note" "$FIX/src/tiny32.o" "$FIX/src/note32.o" ||
 		return 1
 	for b in tiny tiny32 tiny-note tiny32-note s390x-be64 ppc32-be32 aarch64; do

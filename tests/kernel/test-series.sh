@@ -54,12 +54,12 @@ done
 # Format v1 has one home, the series' uapi header; the signer's copy must
 # be that file byte for byte, on both kernels.
 for v in 6.12 6.1; do
-	name="$v: signer/uapi/linux/elfsig.h is the series' include/uapi/linux/elfsig.h"
+	name="$v: include/elfsig/uapi/linux/elfsig.h is the series' include/uapi/linux/elfsig.h"
 	if git -C "$KDIR/scratch-$v" show HEAD:include/uapi/linux/elfsig.h > "$T_TMP/uapi-$v.h" 2>/dev/null &&
-	   cmp -s "$T_TMP/uapi-$v.h" "$TOP/signer/uapi/linux/elfsig.h"; then
+	   cmp -s "$T_TMP/uapi-$v.h" "$TOP/include/elfsig/uapi/linux/elfsig.h"; then
 		t_pass "$name"
 	else
-		diff -u "$T_TMP/uapi-$v.h" "$TOP/signer/uapi/linux/elfsig.h" 2>&1 | head -20 | sed 's/^/  /'
+		diff -u "$T_TMP/uapi-$v.h" "$TOP/include/elfsig/uapi/linux/elfsig.h" 2>&1 | head -20 | sed 's/^/  /'
 		t_fail "$name" "differs: copy the header from the series (docs/format.md)"
 	fi
 done

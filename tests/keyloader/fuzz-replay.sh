@@ -8,7 +8,7 @@ set -u
 kl_need openssl
 t_mktemp
 kl_fuzz_seeds "$T_TMP/seeds" || { echo "FAIL: fuzz seeds: could not make"; exit 1; }
-bin=$BUILD/keyloader-fuzz/replay-keyloader
+bin=$BUILD/fuzz/replay-keyloader
 dirs=("$T_TMP/seeds")
 [ -d "$TOP/tests/keyloader/fuzz/regressions" ] && dirs+=("$TOP/tests/keyloader/fuzz/regressions")
 if [ ! -x "$bin" ]; then

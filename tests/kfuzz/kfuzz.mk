@@ -5,14 +5,14 @@
 # harness is differential: libelfsig and the kernel must agree.
 
 KSRC_ELFSIG ?= build/kernel/src/fs/elfsig
-KFUZZ_CFLAGS := -D_GNU_SOURCE -Itests/kfuzz/include -Isigner \
+KFUZZ_CFLAGS := -D_GNU_SOURCE -Itests/kfuzz/include -Iinclude/elfsig \
 		-iquote $(KSRC_ELFSIG) -Wno-unused-parameter
 
 $(KSRC_ELFSIG)/parse.c: | kernel-source
 
 $(FUZZ_DIR)/fuzz-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
 		$(KSRC_ELFSIG)/parse.c $(SIGNER_LIB_SRCS) $(wildcard tests/kfuzz/include/*/*.h) \
-		signer/uapi/linux/elfsig.h
+		include/elfsig/uapi/linux/elfsig.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(KFUZZ_CFLAGS) \
@@ -28,14 +28,14 @@ $(FUZZ_DIR)/fuzz-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
 $(O)/kfuzz/replay-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
 		$(KSRC_ELFSIG)/parse.c tests/fuzz/standalone.c $(O)/libelfsig.a \
 		$(wildcard tests/kfuzz/include/*.h tests/kfuzz/include/*/*.h) \
-		signer/uapi/linux/elfsig.h
+		include/elfsig/uapi/linux/elfsig.h
 	@mkdir -p $(dir $@)
 	$(CC) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 		$(KFUZZ_CFLAGS) -c -o $@.k.o tests/kfuzz/kfuzz.c
 	$(CC) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 		$(KFUZZ_CFLAGS) -c -o $@.p.o $(KSRC_ELFSIG)/parse.c
 	$(CC) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-D_GNU_SOURCE -Isigner -Isigner/lib -Itests/fuzz -o $@ $@.k.o $@.p.o \
+		-D_GNU_SOURCE -Iinclude -Isigner/lib -Itests/fuzz -o $@ $@.k.o $@.p.o \
 		tests/kfuzz/kfuzz_lib.c tests/fuzz/standalone.c $(O)/libelfsig.a -lcrypto
 
 .PHONY: fuzz-kernel

@@ -22,7 +22,7 @@ cell() {
 # suites BUILD: the signer suites against one build; fails on any FAIL.
 suites() {
 	BUILD=$TOP/$1 tests/run tests/signer/test-roundtrip.sh tests/signer/test-hostile.sh \
-		tests/signer/test-tamper.sh tests/fuzz/test-replay.sh
+		tests/signer/test-tamper.sh tests/signer/test-fuzz-replay.sh
 }
 
 for cc in gcc clang; do
@@ -79,9 +79,9 @@ exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=d
 # variableScope is suppressed: the kernel's style, which this code follows,
 # declares a function's variables at the top of it.
 cell "cppcheck: zero findings" cppcheck --enable=warning,style,performance,portability \
-	--inline-suppr --error-exitcode=1 -q -D_GNU_SOURCE -Icommon -Isigner -Isigner/lib -Itpm \
+	--inline-suppr --error-exitcode=1 -q -D_GNU_SOURCE -Iinclude -Icommon/lib -Isigner/lib -Itpm/lib -Itpm/cli \
 	--suppress=missingIncludeSystem --suppress=variableScope \
-	common signer tests/fuzz $(ls -d tpm keyloader attest 2>/dev/null)
+	common signer tests/fuzz tests/signer/fuzz $(ls -d tpm keyloader attest 2>/dev/null)
 
 scan() {
 	rm -rf build/scan build/matrix/scan
@@ -102,7 +102,7 @@ kerneldoc() {
 	fi
 	local out
 	# shellcheck disable=SC2046 # attest/ is optional, its headers one word each
-	out=$("$kd" -none signer/elfsig.h tpm/elfsig_tpm.h keyloader/lib/kl_*.h common/*.h \
+	out=$("$kd" -none include/elfsig/elfsig.h tpm/lib/elfsig_tpm.h keyloader/lib/kl_*.h common/lib/*.h \
 		$(ls attest/lib/*.h 2>/dev/null) 2>&1)
 	[ -z "$out" ] || { echo "$out"; return 1; }
 }

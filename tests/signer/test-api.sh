@@ -11,7 +11,7 @@ if [ ! -f "$lib" ]; then
 	t_fail "libelfsig.so exists" "$lib missing"; exit 0
 fi
 nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' > "$T_TMP/syms.ver"
-# Every export carries the version node of signer/libelfsig.map.
+# Every export carries the version node of signer/lib/libelfsig.map.
 unver=$(grep -v '@@LIBELFSIG_0$' "$T_TMP/syms.ver" | tr '\n' ' ')
 [ -z "$unver" ] && [ -s "$T_TMP/syms.ver" ] &&
 	t_pass "every libelfsig export has the version LIBELFSIG_0" ||
@@ -23,7 +23,7 @@ n=$(wc -l < "$T_TMP/syms")
 	t_fail "libelfsig exports only elfsig_*" "unprefixed: $bad"
 
 # Every ELFSIG_API declaration in the header is exported, and nothing else.
-grep -o 'elfsig_[a-z0-9_]*(' "$TOP/signer/elfsig.h" | tr -d '(' | sort -u > "$T_TMP/decl"
+grep -o 'elfsig_[a-z0-9_]*(' "$TOP/include/elfsig/elfsig.h" | tr -d '(' | sort -u > "$T_TMP/decl"
 sort -u "$T_TMP/syms" > "$T_TMP/syms.sorted"
 diff "$T_TMP/decl" "$T_TMP/syms.sorted" > "$T_TMP/diff" &&
 	t_pass "exports match the public header" ||
@@ -33,7 +33,7 @@ diff "$T_TMP/decl" "$T_TMP/syms.sorted" > "$T_TMP/diff" &&
 cp "$TOP/tests/signer/use-libelfsig.c" "$T_TMP/use.c"
 san=; case $BUILD in */asan) san="-fsanitize=address,undefined" ;; esac
 # shellcheck disable=SC2086
-if cc -Wall -Werror $san -I"$TOP/signer" -o "$T_TMP/use" "$T_TMP/use.c" "$lib" -Wl,-rpath,"$BUILD" &&
+if cc -Wall -Werror $san -I"$TOP/include/elfsig" -o "$T_TMP/use" "$T_TMP/use.c" "$lib" -Wl,-rpath,"$BUILD" &&
    [ "$("$T_TMP/use" /bin/busybox)" = 32 ]; then
 	t_pass "a program links against libelfsig.so"
 else
@@ -44,7 +44,7 @@ fi
 # it before.
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$T_TMP/life.key" 2>/dev/null
 # shellcheck disable=SC2086
-if cc -Wall -Werror $san -I"$TOP/signer" -o "$T_TMP/life" "$TOP/tests/signer/key-lifetime.c" "$lib" \
+if cc -Wall -Werror $san -I"$TOP/include/elfsig" -o "$T_TMP/life" "$TOP/tests/signer/key-lifetime.c" "$lib" \
 	-lcrypto -Wl,-rpath,"$BUILD"; then
 	for first in "" first; do
 		out=$("$T_TMP/life" "$T_TMP/life.key" /bin/busybox $first 2>&1) &&
@@ -56,7 +56,7 @@ else
 fi
 if command -v g++ >/dev/null; then
 	cp "$T_TMP/use.c" "$T_TMP/use.cc"
-	g++ -Wall -Werror -fsyntax-only -I"$TOP/signer" "$T_TMP/use.cc" &&
+	g++ -Wall -Werror -fsyntax-only -I"$TOP/include/elfsig" "$T_TMP/use.cc" &&
 		t_pass "the header is C++-clean" || t_fail "the header is C++-clean"
 fi
 

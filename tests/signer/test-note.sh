@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/fixtures.sh"
 fixtures_init
-INC=$TOP/signer/include
+INC=$TOP/include
 sign() { "$SIGNELF" sign -k "$K/rsa2048.key" -c "$K/rsa2048.pem" "$@"; }
 
 cat > "$T_TMP/jit.c" <<'EOC'

@@ -15,7 +15,7 @@ bad=$(grep -v '^elfsig_tpm_' <<<"$syms")
 	t_fail exported-names-prefixed "unprefixed: $bad"
 missing=
 for s in $syms; do
-	grep -q "\b$s(" "$TOP/tpm/elfsig_tpm.h" || missing="$missing $s"
+	grep -q "\b$s(" "$TOP/tpm/lib/elfsig_tpm.h" || missing="$missing $s"
 done
 [ -z "$missing" ] && t_pass exported-names-declared || t_fail exported-names-declared "$missing"
 hidden=$(readelf -sW "$LIB" | awk '$5 == "GLOBAL" && $6 == "HIDDEN" && $7 != "UND" { print $8 }' | grep -c '^tpm_')

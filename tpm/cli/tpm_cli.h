@@ -2,7 +2,7 @@
 /*
  * tpm_cli.h - what the programs that talk to the TPM share (elfsig-tpm,
  * elfsig-attest): exit codes, the TPM options, option, file and hex
- * helpers that print "PROG: ..." on stderr (tpm/cli.c).
+ * helpers that print "PROG: ..." on stderr (tpm/cli/cli.c).
  */
 #ifndef ELFSIG_TPM_CLI_H
 #define ELFSIG_TPM_CLI_H

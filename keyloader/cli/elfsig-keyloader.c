@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * keyloader.c - elfsig-keyloader: fill the .elfsig keyring with the enrolled
- * certificates, then lock it.
+ * elfsig-keyloader.c - elfsig-keyloader: fill the .elfsig keyring with the
+ * enrolled certificates, then lock it.
  *
  * One run is a fixed sequence, one function a step:
  *

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "attest.h"
-#include "attest_cmd.h"
+#include "cmd.h"
 
 int attest_exit_code(int err)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "attest.h"
-#include "attest_cmd.h"
+#include "cmd.h"
 
 static const char usage[] = "log --log FILE [--pcr 13] [--json]";
 

@@ -34,7 +34,7 @@
 
 #include "common.h"
 #include "key.h"
-#include "uapi/linux/elfsig.h"
+#include "elfsig/uapi/linux/elfsig.h"
 
 #define MAX_PROVIDERS	8
 

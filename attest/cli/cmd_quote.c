@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "attest.h"
-#include "attest_cmd.h"
+#include "cmd.h"
 
 static const char usage[] =
 	"quote --ak-handle H --nonce HEX [--pcr 13] --msg FILE --sig FILE\n"

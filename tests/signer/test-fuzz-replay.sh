@@ -11,7 +11,7 @@ fixtures_build && fuzz_seeds || { echo "FAIL: fuzz seeds: could not build"; exit
 for h in elf sections pkcs7 rewrite; do
 	bin=$BUILD/fuzz/replay-$h
 	dirs=("$SEEDS/$h")
-	[ -d "$TOP/tests/fuzz/regressions/$h" ] && dirs+=("$TOP/tests/fuzz/regressions/$h")
+	[ -d "$TOP/tests/signer/fuzz/regressions/$h" ] && dirs+=("$TOP/tests/signer/fuzz/regressions/$h")
 	if out=$("$bin" "${dirs[@]}" 2>&1); then
 		t_pass "fuzz replay $h: $(echo "$out" | tail -1)"
 	else

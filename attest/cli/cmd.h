@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* attest_cmd.h - elfsig-attest subcommands and their exit codes. The
+/* cmd.h - elfsig-attest subcommands and their exit codes. The
  * option, file and TPM helpers are those of the TPM programs (tpm_cli.h). */
 #ifndef ELFSIG_ATTEST_CMD_H
 #define ELFSIG_ATTEST_CMD_H

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "attest_cmd.h"
+#include "cmd.h"
 
 static const char usage[] =
 	"ak --handle H --pub FILE [--type ecc|rsa]\n"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "common.h"
-#include "elfsig.h"
+#include "elfsig/elfsig.h"
 
 /* Documented exit codes (signelf(1)). */
 enum signelf_exit {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "attest_cmd.h"
+#include "cmd.h"
 
 const char *prog = "elfsig-attest";
 

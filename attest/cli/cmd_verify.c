@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "attest.h"
-#include "attest_cmd.h"
+#include "cmd.h"
 
 static const char usage[] =
 	"verify --ak-pub FILE --msg FILE --sig FILE --nonce HEX --log FILE\n"
