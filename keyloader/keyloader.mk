@@ -74,6 +74,12 @@ $(O)/keyloader-unit/common-read: $(O)/tests/keyloader/unit/common_read.o $(O)/li
 	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
 $(O)/tests/keyloader/unit/common_read.o: CPPFLAGS += -Icommon/lib
 CHECK_PREREQS += $(O)/keyloader-unit/common-read
+$(O)/keyloader-unit/pcr-gen-tbs: $(O)/tests/keyloader/unit/pcr_gen_tbs.o $(O)/libelfsig-keyloader.a \
+		$(O)/libelfsig-common.a $(O)/libelfsig-tpm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(O)/libelfsig-keyloader.a $(KL_LIBS)
+$(O)/tests/keyloader/unit/pcr_gen_tbs.o: CPPFLAGS += -Ikeyloader/lib $(KL_CFLAGS)
+CHECK_PREREQS += $(O)/keyloader-unit/pcr-gen-tbs
 
 # The parsers' fuzz harness: tests/keyloader/fuzz/, built by
 # tests/fuzz/fuzz.mk (make fuzz-keyloader; tests/keyloader/fuzz-replay.sh

@@ -187,8 +187,12 @@ int kl_pcr_policy_gen_tbs(const uint8_t approved[ELFSIG_TPM_POLICY_SIZE],
 		    ELFSIG_TPM_MAX_NAME];
 	size_t o = sizeof(KL_GENERATION_TAG);	/* the tag and its NUL */
 
-	if (srk_name_len > ELFSIG_TPM_MAX_NAME)
-		srk_name_len = ELFSIG_TPM_MAX_NAME;
+	/* The name is signed whole or not at all: never a prefix of it. */
+	if (srk_name_len > ELFSIG_TPM_MAX_NAME) {
+		kl_err("TPM storage root key name of %zu bytes: at most %d",
+		       srk_name_len, ELFSIG_TPM_MAX_NAME);
+		return -EINVAL;
+	}
 
 	memcpy(msg, KL_GENERATION_TAG, o);
 	memcpy(msg + o, approved, ELFSIG_TPM_POLICY_SIZE);

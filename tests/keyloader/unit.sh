@@ -3,7 +3,7 @@
 # C unit tests of the keyloader library (no TPM, no keyring needed).
 set -u
 . "$(dirname "$0")/lib-kl.sh"
-for t in keyring-find common-read; do
+for t in keyring-find common-read pcr-gen-tbs; do
 	bin=$BUILD/keyloader-unit/$t
 	if [ ! -x "$bin" ]; then
 		t_fail "unit $t" "$bin not built"
