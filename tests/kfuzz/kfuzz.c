@@ -9,7 +9,10 @@
  * (elf_read_phdrs' checks), then calls elfsig_check_image(),
  * elfsig_find_section() and elfsig_pkcs7_hash_algo(). An ELF32 file's
  * headers are widened to the native types first, as fs/elfsig/exec.c
- * does for the compat ELF loader (compat_binfmt_elf).
+ * does for the compat ELF loader (compat_binfmt_elf). Every file is also
+ * read as a library mapped by a task of either class is
+ * (elfsig_read_headers()), and compared with the file's bytes, with what
+ * libelfsig read of its headers, and with the exec path's read.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,6 +22,11 @@
 
 /* libelfsig internals, declared by hand: the kernel's headers and
  * libelfsig's cannot share a translation unit. */
+struct lib_phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, filesz, memsz, align;
+};
+
 struct lib_view {
 	int signed_ok;		/* 1: well-formed and signed, PKCS#7 shape ok */
 	uint64_t offset, size;
@@ -26,6 +34,11 @@ struct lib_view {
 	int parsed;		/* 1: a little-endian file libelfsig parsed */
 	int note_ret;		/* its ELFSIG note: 0 or a negative errno */
 	uint32_t note_flags;	/* the flags the kernel must apply */
+	/* The headers of a little-endian file, class 0 if not read. */
+	int hdr_class;		/* ELFCLASS32 or ELFCLASS64 */
+	uint16_t type, ehsize, phentsize, phnum;
+	uint64_t phoff, shoff;
+	struct lib_phdr *phdrs;	/* phnum of them: free() */
 };
 int kfuzz_lib_view(int fd, struct lib_view *v);
 
@@ -57,6 +70,8 @@ void fuzz_report(void);
 /* What the kernel's parser said, for the replay summary. */
 static unsigned long n_signed, n_unsigned, n_refused, n_agree, n_agree32;
 static unsigned long n_notes, n_notes_bad, n_notes_agree;
+static unsigned long n_hdrs64, n_hdrs32, n_hdrs_refused, n_hdrs_short,
+		     n_hdrs_unreadable, n_hdrs_lib, n_hdrs_exec;
 
 void fuzz_report(void)
 {
@@ -66,6 +81,143 @@ void fuzz_report(void)
 	printf("kernel note parser: %lu files read, %lu malformed; "
 	       "%lu agreed with libelfsig\n",
 	       n_notes, n_notes_bad, n_notes_agree);
+	printf("kernel header reader: %lu read as ELF64, %lu as ELF32, "
+	       "%lu refused (%lu short, %lu unreadable); %lu agreed with "
+	       "libelfsig, %lu with the exec path\n",
+	       n_hdrs64, n_hdrs32, n_hdrs_refused, n_hdrs_short,
+	       n_hdrs_unreadable, n_hdrs_lib, n_hdrs_exec);
+}
+
+/*
+ * The headers the reader must have read from the file's bytes: the ELF
+ * header at 0 and the table at e_phoff, an ELF32 file's widened by the
+ * kernel's elfsig_widen_headers(). Return: the table, or NULL.
+ */
+static struct elf_phdr *file_headers(const u8 *data, bool is32, u64 phoff,
+				     unsigned int phnum, struct elfhdr *ehdr)
+{
+	struct elf_phdr *phdrs = calloc(phnum, sizeof(*phdrs));
+	struct elf32_phdr *p32;
+	struct elf32_hdr e32;
+
+	if (!phdrs)
+		return NULL;
+	if (!is32) {
+		memcpy(ehdr, data, sizeof(*ehdr));
+		memcpy(phdrs, data + phoff, phnum * sizeof(*phdrs));
+		return phdrs;
+	}
+	p32 = calloc(phnum, sizeof(*p32));
+	if (!p32) {
+		free(phdrs);
+		return NULL;
+	}
+	memcpy(&e32, data, sizeof(e32));
+	memcpy(p32, data + phoff, phnum * sizeof(*p32));
+	memset(ehdr, 0, sizeof(*ehdr));
+	elfsig_widen_headers(ehdr, phdrs, &e32, p32);
+	free(p32);
+	return phdrs;
+}
+
+/* libelfsig read the same headers (it read a little-endian file). */
+static bool lib_same_headers(const struct lib_view *lib,
+			     const struct elfsig_wide *w)
+{
+	const struct elfhdr *e = &w->ehdr;
+	unsigned int i;
+
+	if (e->e_type != lib->type || e->e_ehsize != lib->ehsize ||
+	    e->e_phentsize != lib->phentsize || e->e_phnum != lib->phnum ||
+	    e->e_phoff != lib->phoff || e->e_shoff != lib->shoff)
+		return false;
+	for (i = 0; i < e->e_phnum; i++) {
+		const struct elf_phdr *p = &w->phdrs[i];
+		const struct lib_phdr *q = &lib->phdrs[i];
+
+		if (p->p_type != q->type || p->p_flags != q->flags ||
+		    p->p_offset != q->offset || p->p_vaddr != q->vaddr ||
+		    p->p_filesz != q->filesz || p->p_memsz != q->memsz ||
+		    p->p_align != q->align)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A library's headers as mmap() in a task of @elf_class reads them
+ * (elfsig_read_headers()). A read is of the file's own bytes and within
+ * the reader's checks; a refusal is one of the reasons it names and
+ * leaves no headers. Differential: headers libelfsig read are read the
+ * same by the reader of their class and refused by the other.
+ */
+static void check_headers(struct file *file, const u8 *data, size_t size,
+			  int elf_class, const struct lib_view *lib)
+{
+	static struct elfsig_wide unset;
+	bool is32 = elf_class == ELFCLASS32;
+	size_t ehsize = is32 ? sizeof(struct elf32_hdr) : sizeof(struct elfhdr);
+	size_t phsize = is32 ? sizeof(struct elf32_phdr) : sizeof(struct elf_phdr);
+	struct elfsig_wide *w = &unset;
+	struct elf_phdr *phdrs;
+	struct elfhdr ehdr;
+	u64 pht;
+	int ret;
+
+	ret = elfsig_read_headers(file, elf_class, &w);
+	if (ret) {
+		if (w || (ret != -ENOEXEC && ret != -EIO && ret != -EINVAL))
+			abort();
+		if (lib->hdr_class == elf_class)
+			abort();	/* headers libelfsig could read */
+		n_hdrs_refused++;
+		n_hdrs_short += ret == -EIO;
+		n_hdrs_unreadable += ret == -EINVAL;
+		return;
+	}
+	if (!w || w == &unset)
+		abort();
+	pht = (u64)w->ehdr.e_phnum * phsize;
+	if (w->ehdr.e_ident[EI_CLASS] != elf_class ||
+	    w->ehdr.e_phentsize != phsize || !w->ehdr.e_phnum ||
+	    pht > ELFSIG_MAX_PHT_SIZE || size < ehsize ||
+	    w->ehdr.e_phoff > size || pht > size - w->ehdr.e_phoff)
+		abort();	/* outside the checks, or past the file */
+	phdrs = file_headers(data, is32, w->ehdr.e_phoff, w->ehdr.e_phnum,
+			     &ehdr);
+	if (!phdrs || memcmp(&ehdr, &w->ehdr, sizeof(ehdr)) ||
+	    memcmp(phdrs, w->phdrs, w->ehdr.e_phnum * sizeof(*phdrs)))
+		abort();	/* not the file's bytes */
+	free(phdrs);
+	if (lib->hdr_class && lib->hdr_class != elf_class)
+		abort();	/* libelfsig read it as the other class */
+	if (lib->hdr_class == elf_class) {
+		if (!lib_same_headers(lib, w))
+			abort();
+		n_hdrs_lib++;
+	}
+	if (is32)
+		n_hdrs32++;
+	else
+		n_hdrs64++;
+	free(w);
+}
+
+/*
+ * What the exec path read (binfmt_elf's checks are stricter), the reader
+ * of the same class reads the same.
+ */
+static void check_headers_exec(struct file *file, const struct elfhdr *ehdr,
+			       const struct elf_phdr *phdrs)
+{
+	struct elfsig_wide *w;
+
+	if (elfsig_read_headers(file, ehdr->e_ident[EI_CLASS], &w) ||
+	    memcmp(&w->ehdr, ehdr, sizeof(*ehdr)) ||
+	    memcmp(w->phdrs, phdrs, ehdr->e_phnum * sizeof(*phdrs)))
+		abort();
+	free(w);
+	n_hdrs_exec++;
 }
 
 /*
@@ -168,6 +320,7 @@ static void check_kernel(struct file *file, struct lib_view *lib)
 			goto out;
 	}
 
+	check_headers_exec(file, &ehdr, phdrs);
 	if (elfsig_check_image(file, &ehdr, phdrs, &why))
 		goto out;
 	check_notes(file, &ehdr, phdrs, lib);
@@ -223,7 +376,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kfuzz_lib_view(fd, &lib);
 	file.fd = fd;
 	file.inode.i_size = size;
+	check_headers(&file, data, size, ELFCLASS64, &lib);
+	check_headers(&file, data, size, ELFCLASS32, &lib);
 	check_kernel(&file, &lib);
+	free(lib.phdrs);
 out:
 	close(fd);
 	return 0;

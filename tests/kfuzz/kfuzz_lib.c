@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kfuzz_lib.c - libelfsig's verdict on a file, for the differential check
- * in kfuzz.c (a separate translation unit: the two header sets clash).
+ * in kfuzz.c (a separate translation unit: the two header sets clash):
+ * its headers, its ELFSIG note and its signature.
  */
+#include <elf.h>
 #include <stdlib.h>
 
 #include "lib_private.h"
+
+struct lib_phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, filesz, memsz, align;
+};
 
 struct lib_view {
 	int signed_ok;
@@ -14,8 +21,47 @@ struct lib_view {
 	int parsed;		/* 1: a little-endian file libelfsig parsed */
 	int note_ret;		/* its ELFSIG note: 0 or a negative errno */
 	uint32_t note_flags;	/* the flags the kernel must apply */
+	/* The headers of a little-endian file, class 0 if not read. */
+	int hdr_class;		/* ELFCLASS32 or ELFCLASS64 */
+	uint16_t type, ehsize, phentsize, phnum;
+	uint64_t phoff, shoff;
+	struct lib_phdr *phdrs;	/* phnum of them: free() */
 };
 int kfuzz_lib_view(int fd, struct lib_view *v);
+
+/*
+ * The ELF header and program headers alone (libelfsig's first parse
+ * level), whatever the section table: what mmap() reads of a library.
+ */
+static void lib_headers(int fd, struct lib_view *v)
+{
+	struct elfsig_elf elf;
+	unsigned int i;
+
+	if (elfsig_elf_parse_fd(&elf, fd, "kfuzz", ELFSIG_PARSE_SEGMENTS))
+		return;
+	v->phdrs = elf.big_endian ? NULL : calloc(elf.phnum, sizeof(*v->phdrs));
+	if (v->phdrs) {
+		v->hdr_class = elf.is64 ? ELFCLASS64 : ELFCLASS32;
+		v->type = elf.type;
+		v->ehsize = elf.ehsize;
+		v->phentsize = elf.phentsize;
+		v->phnum = elf.phnum;
+		v->phoff = elf.phoff;
+		v->shoff = elf.shoff;
+		for (i = 0; i < elf.phnum; i++)
+			v->phdrs[i] = (struct lib_phdr) {
+				.type = elf.phdrs[i].type,
+				.flags = elf.phdrs[i].flags,
+				.offset = elf.phdrs[i].offset,
+				.vaddr = elf.phdrs[i].vaddr,
+				.filesz = elf.phdrs[i].filesz,
+				.memsz = elf.phdrs[i].memsz,
+				.align = elf.phdrs[i].align,
+			};
+	}
+	elfsig_elf_release(&elf);
+}
 
 int kfuzz_lib_view(int fd, struct lib_view *v)
 {
@@ -25,6 +71,7 @@ int kfuzz_lib_view(int fd, struct lib_view *v)
 	size_t len;
 
 	elfsig_set_error_callback(NULL, NULL);
+	lib_headers(fd, v);
 	if (elfsig_elf_parse_fd(&elf, fd, "kfuzz", ELFSIG_PARSE_ALL))
 		return 0;
 	/*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Shim: the native (64-bit) ELF types as <linux/elf.h> names them, and the
- * ELF32 ones the parser widens a compat file's headers from.
+ * Shim: the native (64-bit) ELF types and class as <linux/elf.h> names
+ * them, and the ELF32 ones the parser widens a compat file's headers from.
  */
 #ifndef KSHIM_LINUX_ELF_H
 #define KSHIM_LINUX_ELF_H
@@ -26,6 +26,8 @@ struct elf_shdr {
 	u32 sh_link, sh_info;
 	u64 sh_addralign, sh_entsize;
 };
+/* The native class: the harness stands for a 64-bit kernel. */
+#define ELF_CLASS ELFCLASS64
 #define elf64_hdr elfhdr
 #define elf64_phdr elf_phdr
 #define elf64_shdr elf_shdr

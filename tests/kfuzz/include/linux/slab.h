@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Shim: the allocator; kmalloc_array fails on overflow as the kernel's does. */
+/*
+ * Shim: the allocator; kmalloc_array fails on overflow as the kernel's
+ * does, kvmalloc as kmalloc (no vmalloc fallback to tell apart here).
+ */
 #ifndef KSHIM_LINUX_SLAB_H
 #define KSHIM_LINUX_SLAB_H
 #include "../kshim.h"
@@ -11,4 +14,6 @@ static inline void *kmalloc_array(size_t n, size_t size, int gfp)
 	return malloc(n * size);
 }
 static inline void kfree(const void *p) { free((void *)p); }
+static inline void *kvmalloc(size_t n, int gfp) { return malloc(n); }
+static inline void kvfree(const void *p) { free((void *)p); }
 #endif
