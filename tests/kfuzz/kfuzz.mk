@@ -10,7 +10,7 @@ KFUZZ_CFLAGS := -D_GNU_SOURCE -Itests/kfuzz/include -Iinclude/elfsig \
 
 $(KSRC_ELFSIG)/parse.c: | kernel-source
 
-$(FUZZ_DIR)/fuzz-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
+$(FUZZ_DIR)/fuzz-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c tests/kfuzz/kfuzz_view.h \
 		$(KSRC_ELFSIG)/parse.c $(SIGNER_LIB_SRCS) $(wildcard tests/kfuzz/include/*/*.h) \
 		include/elfsig/uapi/linux/elfsig.h
 	@mkdir -p $(dir $@)
@@ -25,7 +25,7 @@ $(FUZZ_DIR)/fuzz-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
 		tests/kfuzz/kfuzz_lib.c $(SIGNER_LIB_SRCS) $(COMMON_SRCS) -lcrypto
 
 # Replay build: the ordinary compiler, with ASan + UBSan, no libFuzzer.
-$(O)/kfuzz/replay-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c \
+$(O)/kfuzz/replay-kernel-parse: tests/kfuzz/kfuzz.c tests/kfuzz/kfuzz_lib.c tests/kfuzz/kfuzz_view.h \
 		$(KSRC_ELFSIG)/parse.c tests/fuzz/standalone.c $(O)/libelfsig.a \
 		$(wildcard tests/kfuzz/include/*.h tests/kfuzz/include/*/*.h) \
 		include/elfsig/uapi/linux/elfsig.h

@@ -9,25 +9,7 @@
 
 #include "lib_private.h"
 
-struct lib_phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, filesz, memsz, align;
-};
-
-struct lib_view {
-	int signed_ok;
-	uint64_t offset, size;
-	int hash;
-	int parsed;		/* 1: a little-endian file libelfsig parsed */
-	int note_ret;		/* its ELFSIG note: 0 or a negative errno */
-	uint32_t note_flags;	/* the flags the kernel must apply */
-	/* The headers of a little-endian file, class 0 if not read. */
-	int hdr_class;		/* ELFCLASS32 or ELFCLASS64 */
-	uint16_t type, ehsize, phentsize, phnum;
-	uint64_t phoff, shoff;
-	struct lib_phdr *phdrs;	/* phnum of them: free() */
-};
-int kfuzz_lib_view(int fd, struct lib_view *v);
+#include "kfuzz_view.h"
 
 /*
  * The ELF header and program headers alone (libelfsig's first parse
